@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { AppError, statusForCode, type ErrorCode } from '../src/shared/errors';
+import { snakeCaseKeys } from '../src/shared/case';
+import type { Logger } from '../src/shared/logger';
+import { sendJson } from '../src/http/respond';
+import { RequestParams } from './params';
+import { ROUTES, type RestRoute } from './routes';
+
+const OPERATIONS_DIR = path.join(__dirname, '..', '..', 'rest-facade', 'operations');
+
+interface CompiledRoute {
+  route: RestRoute;
+  segments: string[];
+  document: DocumentNode;
+}
+
+export interface RestFacade {
+  /** Serves a `/v1` request; throws AppError for every failure so the server writes one envelope. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
+}
+
+/** Reads and validates every stored operation once, so a broken route fails at start-up, not on first call. */
+function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
+  return ROUTES.map((route) => {
+    const source = fs.readFileSync(path.join(OPERATIONS_DIR, `${route.operation}.graphql`), 'utf8');
+    const document = parse(source);
+    const errors = validate(schema, document);
+    if (errors.length > 0) {
+      throw new Error(`REST operation ${route.operation} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
+    }
+    return { route, segments: route.path.split('/').filter(Boolean), document };
+  });
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new AppError('BAD_REQUEST', `Malformed percent-encoding in path segment "${segment}"`);
+  }
+}
+
+function matchPath(segments: string[], pathSegments: string[]): Record<string, string> | null {
+  if (segments.length !== pathSegments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i += 1) {
+    if (segments[i].startsWith(':')) params[segments[i].slice(1)] = decodeSegment(pathSegments[i]);
+    else if (segments[i] !== pathSegments[i]) return null;
+  }
+  return params;
+}
+
+/** Turns GraphQL errors of an in-process execution into the REST error with the same code. */
+function toAppError(errors: readonly GraphQLError[], hasData: boolean, logger: Logger): AppError {
+  const [first] = errors;
+  const code = first.extensions?.code;
+  if (typeof code === 'string' && statusForCode(code) !== undefined && code !== 'INTERNAL_SERVER_ERROR') {
+    return new AppError(code as ErrorCode, first.message, first.extensions?.details);
+  }
+  // Without data, graphql-js rejected the variables before running anything: the caller's input is at fault.
+  if (!hasData) return new AppError('BAD_USER_INPUT', first.message);
+  logger.error('rest operation failed', { error: first.originalError?.stack ?? first.message, path: first.path });
+  return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
+}
+
+/** The `/v1` REST facade: a route table over stored GraphQL operations, executed in-process on the same schema. */
+export function createRestFacade(schema: GraphQLSchema, createContext: () => unknown, logger: Logger): RestFacade {
+  const routes = compileRoutes(schema);
+
+  return {
+    async handle(req, res, url) {
+      const pathSegments = url.pathname.split('/').filter(Boolean);
+      const matches = routes
+        .map((compiled) => ({ compiled, params: matchPath(compiled.segments, pathSegments) }))
+        .filter((match) => match.params !== null);
+      if (matches.length === 0) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
+      const match = matches.find(({ compiled }) => compiled.route.method === req.method);
+      if (!match) {
+        const allow = [...new Set(matches.map(({ compiled }) => compiled.route.method))].join(', ');
+        throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${url.pathname}; use ${allow}`, undefined, {
+          allow,
+        });
+      }
+      const { route, document } = match.compiled;
+      const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
+      // An absent parameter must be absent for GraphQL too (so argument defaults apply), not an explicit null.
+      const variables = Object.fromEntries(Object.entries(route.variables(params)).filter(([, value]) => value !== undefined));
+      const result = await execute({ schema, document, variableValues: variables, contextValue: createContext() });
+      if (result.errors?.length) throw toAppError(result.errors, result.data !== undefined && result.data !== null, logger);
+      const data = route.data(result.data, variables);
+      const meta = route.meta?.(result.data);
+      sendJson(res, 200, { success: true, data: snakeCaseKeys(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
+    },
+  };
+}

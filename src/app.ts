@@ -1,0 +1,98 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import type { AppConfig } from './config/config';
+import type { Logger } from './shared/logger';
+import { openDatabase, migrate, withStartupLock, type Database } from './db/database';
+import { seedIfEmpty } from './demo/seed';
+import { buildAppSchema } from './graphql/schema';
+import { createGraphQLHandler, sendGraphQLTransportError } from './graphql/graphql-handler';
+import { createRequestContext } from './graphql/context';
+import { createRestFacade } from '../rest-facade/facade';
+import { createHttpServer, sendOk } from './http/server';
+import { AppError } from './shared/errors';
+
+export interface App {
+  /** Base URL of the service, e.g. http://127.0.0.1:8080 */
+  url: string;
+  database: Database;
+  /** Graceful stop: no new connections, in-flight requests finish, then the database closes. */
+  close(): Promise<void>;
+}
+
+function onlyGet(method: string | undefined, path: string): void {
+  if (method !== 'GET' && method !== 'HEAD') {
+    throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; use GET`, undefined, { allow: 'GET' });
+  }
+}
+
+/** Opens the database (migrating and seeding it), builds the schema and serves HTTP on config.host:config.port. */
+export async function startApp(config: AppConfig, logger: Logger): Promise<App> {
+  const database = await openDatabase(config, logger);
+  try {
+    await withStartupLock(database, async () => {
+      await migrate(database);
+      if (config.seedDemoData) {
+        const report = await seedIfEmpty(database.dataSource);
+        if (report) logger.info('seeded demo data', { ...report });
+      }
+    });
+    if (!database.vectorAvailable) {
+      logger.warn('pgvector is not installed on this PostgreSQL server: the vector leg of search is unavailable');
+    }
+
+    const schema = buildAppSchema();
+    const graphql = await createGraphQLHandler(schema, database.dataSource, logger, config.maxBodyBytes);
+    const rest = createRestFacade(schema, () => createRequestContext(database.dataSource), logger);
+
+    const http = createHttpServer(
+      [
+        {
+          path: '/healthz',
+          handler: async (req, res) => {
+            onlyGet(req.method, '/healthz');
+            sendOk(res, { status: 'ok' });
+          },
+        },
+        {
+          path: '/readyz',
+          handler: async (req, res) => {
+            onlyGet(req.method, '/readyz');
+            try {
+              await database.dataSource.query('SELECT 1');
+            } catch (error) {
+              throw new AppError('SERVICE_UNAVAILABLE', `Database is not answering: ${(error as Error).message}`);
+            }
+            sendOk(res, { status: 'ready', database: database.kind });
+          },
+        },
+        { path: '/graphql', handler: graphql.handle, sendError: sendGraphQLTransportError },
+        { path: '/v1/', handler: rest.handle },
+      ],
+      logger,
+    );
+
+    await new Promise<void>((resolve, reject) => {
+      http.server.once('error', reject);
+      http.server.listen(config.port, config.host, () => resolve());
+    });
+    const address = http.server.address() as AddressInfo;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+
+    let closing: Promise<void> | null = null;
+    return {
+      url: `http://${host}:${address.port}`,
+      database,
+      close: () =>
+        (closing ??= (async () => {
+          await http.shutdown(config.shutdownTimeoutMs);
+          logger.debug('http server closed');
+          await graphql.stop();
+          await database.close();
+          logger.debug('database closed');
+        })()),
+    };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw error;
+  }
+}

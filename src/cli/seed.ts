@@ -1,0 +1,23 @@
+/** `npm run seed`: replaces all companies and statements with the deterministic demo data. */
+import 'reflect-metadata';
+import { loadConfig } from '../config/config';
+import { createLogger } from '../shared/logger';
+import { migrate, openDatabase, withStartupLock } from '../db/database';
+import { reseed } from '../demo/seed';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config, createLogger(config.logLevel));
+  try {
+    await withStartupLock(database, () => migrate(database));
+    const report = await reseed(database.dataSource);
+    process.stdout.write(`Seeded ${report.companies} companies and ${report.statements} statements (${database.kind} database)\n`);
+  } finally {
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Seeding failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

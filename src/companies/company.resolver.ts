@@ -1,0 +1,84 @@
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { RequestContext } from '../graphql/context';
+import { IncomeStatement } from '../statements/income-statement.entity';
+import { BalanceSheet } from '../statements/balance-sheet.entity';
+import { CashFlowStatement } from '../statements/cash-flow-statement.entity';
+import { FinancialPeriod, PeriodTypeEnum, Ratios } from '../statements/statement.types';
+import { loadRatios, loadStatement } from '../statements/statement.service';
+import { PERIOD_FORMS, type PeriodType } from '../statements/fiscal-period';
+import { badUserInput } from '../shared/errors';
+import { Company } from './company.entity';
+import { CompanyPage } from './company.types';
+import { DEFAULT_PAGE_SIZE, findCompany, listCompanies, listSectors } from './company.service';
+
+const PERIOD_ARGUMENT = { nullable: true, description: `Fiscal period: ${PERIOD_FORMS}. Omitted means "latest".` };
+const MAX_HISTORY = 40;
+
+@Resolver(() => Company)
+export class CompanyResolver {
+  @Query(() => CompanyPage, { description: 'Tracked companies ordered by name, optionally filtered by sector (any case).' })
+  companies(
+    @Ctx() { dataSource }: RequestContext,
+    @Arg('sector', () => String, { nullable: true }) sector: string | null,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: 'Page size, 1 to 100.' }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+  ): Promise<CompanyPage> {
+    return listCompanies(dataSource, { sector, limit, offset });
+  }
+
+  @Query(() => Company, { nullable: true, description: 'One company by id or by ticker (exactly one of them).' })
+  company(
+    @Ctx() { dataSource }: RequestContext,
+    @Arg('id', () => Int, { nullable: true }) id: number | null,
+    @Arg('ticker', () => String, { nullable: true }) ticker: string | null,
+  ): Promise<Company | null> {
+    return findCompany(dataSource, id, ticker);
+  }
+
+  @Query(() => [String], { description: 'Sectors that have at least one tracked company.' })
+  sectors(@Ctx() { dataSource }: RequestContext): Promise<string[]> {
+    return listSectors(dataSource);
+  }
+
+  @FieldResolver(() => IncomeStatement, { nullable: true, description: 'Income statement; null when the company has none for the period.' })
+  incomeStatement(@Root() company: Company, @Ctx() { loaders }: RequestContext, @Arg('period', () => String, PERIOD_ARGUMENT) period: string | null) {
+    return loadStatement(loaders, 'income', company.id, period);
+  }
+
+  @FieldResolver(() => BalanceSheet, { nullable: true, description: 'Balance sheet at the end of the period; null when there is none.' })
+  balanceSheet(@Root() company: Company, @Ctx() { loaders }: RequestContext, @Arg('period', () => String, PERIOD_ARGUMENT) period: string | null) {
+    return loadStatement(loaders, 'balance', company.id, period);
+  }
+
+  @FieldResolver(() => CashFlowStatement, { nullable: true, description: 'Cash flow statement; null when there is none for the period.' })
+  cashFlow(@Root() company: Company, @Ctx() { loaders }: RequestContext, @Arg('period', () => String, PERIOD_ARGUMENT) period: string | null) {
+    return loadStatement(loaders, 'cashFlow', company.id, period);
+  }
+
+  @FieldResolver(() => Ratios, { nullable: true, description: 'Ratios computed from the statements; null when the period has no data.' })
+  ratios(@Root() company: Company, @Ctx() { loaders }: RequestContext, @Arg('period', () => String, PERIOD_ARGUMENT) period: string | null) {
+    return loadRatios(loaders, company.id, period);
+  }
+
+  @FieldResolver(() => [FinancialPeriod], { description: 'Periods with data, newest first (a fiscal year before its own Q4).' })
+  async periods(
+    @Root() company: Company,
+    @Ctx() { loaders }: RequestContext,
+    @Arg('type', () => PeriodTypeEnum, { nullable: true, description: 'Only quarters or only fiscal years.' }) type: PeriodType | null,
+  ): Promise<FinancialPeriod[]> {
+    const periods = await loaders.periods.load(company.id);
+    return type ? periods.filter((period) => period.type === type) : periods;
+  }
+
+  @FieldResolver(() => [FinancialPeriod], { description: 'The last `last` periods of a type, newest first, for history and charts.' })
+  async statements(
+    @Root() company: Company,
+    @Ctx() { loaders }: RequestContext,
+    @Arg('type', () => PeriodTypeEnum, { defaultValue: 'QUARTER' }) type: PeriodType,
+    @Arg('last', () => Int, { defaultValue: 8, description: `Number of periods, 1 to ${MAX_HISTORY}.` }) last: number,
+  ): Promise<FinancialPeriod[]> {
+    if (last < 1 || last > MAX_HISTORY) throw badUserInput(`last must be from 1 to ${MAX_HISTORY}, got ${last}`);
+    const periods = await loaders.periods.load(company.id);
+    return periods.filter((period) => period.type === type).slice(0, last);
+  }
+}

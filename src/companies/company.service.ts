@@ -1,0 +1,51 @@
+import type { DataSource } from 'typeorm';
+import { badUserInput } from '../shared/errors';
+import { Company } from './company.entity';
+import type { CompanyPage } from './company.types';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_OFFSET = 1_000_000;
+
+export interface CompanyFilter {
+  sector?: string | null;
+  limit?: number | null;
+  offset?: number | null;
+}
+
+function checkPaging(limit: number, offset: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw badUserInput(`limit must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${limit}`);
+  }
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) {
+    throw badUserInput(`offset must be a whole number from 0 to ${MAX_OFFSET}, got ${offset}`);
+  }
+}
+
+/** A page of companies ordered by name (then id, so pages never overlap), optionally of one sector (any case). */
+export async function listCompanies(dataSource: DataSource, filter: CompanyFilter): Promise<CompanyPage> {
+  const limit = filter.limit ?? DEFAULT_PAGE_SIZE;
+  const offset = filter.offset ?? 0;
+  checkPaging(limit, offset);
+  const query = dataSource.getRepository(Company).createQueryBuilder('c');
+  const sector = filter.sector?.trim();
+  if (sector) query.where('lower(c.sector) = lower(:sector)', { sector });
+  const [items, total] = await query.orderBy('c.name').addOrderBy('c.id').skip(offset).take(limit).getManyAndCount();
+  return { items, total, limit, offset };
+}
+
+/** The sectors that have at least one company, alphabetically. */
+export async function listSectors(dataSource: DataSource): Promise<string[]> {
+  const rows: Array<{ sector: string }> = await dataSource.query('SELECT DISTINCT sector FROM companies ORDER BY sector');
+  return rows.map((row) => row.sector);
+}
+
+/** Finds a company by exactly one of id or ticker (ticker in any case); null when there is none. */
+export async function findCompany(dataSource: DataSource, id?: number | null, ticker?: string | null): Promise<Company | null> {
+  const hasId = id !== null && id !== undefined;
+  const hasTicker = ticker !== null && ticker !== undefined;
+  if (hasId === hasTicker) throw badUserInput('company needs exactly one of id or ticker');
+  const repository = dataSource.getRepository(Company);
+  if (hasId) return repository.findOneBy({ id });
+  return repository.createQueryBuilder('c').where('upper(c.ticker) = upper(:ticker)', { ticker: (ticker as string).trim() }).getOne();
+}

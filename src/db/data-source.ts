@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { DataSource, DefaultNamingStrategy, type Logger as TypeOrmLogger, type QueryRunner } from 'typeorm';
+import { snakeCase } from '../shared/case';
+import type { Logger } from '../shared/logger';
+import { Company } from '../companies/company.entity';
+import { IncomeStatement } from '../statements/income-statement.entity';
+import { BalanceSheet } from '../statements/balance-sheet.entity';
+import { CashFlowStatement } from '../statements/cash-flow-statement.entity';
+
+export const ENTITIES = [Company, IncomeStatement, BalanceSheet, CashFlowStatement];
+
+/** snake_case columns in the database, camelCase properties in code. */
+class SnakeNamingStrategy extends DefaultNamingStrategy {
+  override columnName(propertyName: string, customName: string | undefined, prefixes: string[]): string {
+    return customName ?? snakeCase([...prefixes, propertyName].join('_'));
+  }
+}
+
+/** Counts SQL statements sent to the server; the test suite reads it to prove nested queries are batched. */
+export class QueryCounter {
+  count = 0;
+}
+
+class ServiceLogger implements TypeOrmLogger {
+  constructor(
+    private readonly logger: Logger,
+    private readonly counter: QueryCounter,
+  ) {}
+
+  logQuery(query: string, parameters?: unknown[], _runner?: QueryRunner): void {
+    this.counter.count += 1;
+    this.logger.debug('sql', { query, parameters });
+  }
+  logQueryError(error: string | Error, query: string, parameters?: unknown[]): void {
+    this.logger.error('sql failed', { error: error instanceof Error ? error.message : error, query, parameters });
+  }
+  logQuerySlow(time: number, query: string): void {
+    this.logger.warn('slow sql', { ms: time, query });
+  }
+  logSchemaBuild(message: string): void {
+    this.logger.debug(message);
+  }
+  logMigration(message: string): void {
+    this.logger.info(message);
+  }
+  log(level: 'log' | 'info' | 'warn', message: unknown): void {
+    if (level === 'warn') this.logger.warn(String(message));
+    else this.logger.debug(String(message));
+  }
+}
+
+export interface DataSourceOptions {
+  url: string;
+  poolSize: number;
+  logger: Logger;
+  counter?: QueryCounter;
+}
+
+/** The one database code path: TypeORM's postgres driver over `pg`, for the embedded server and any other alike. */
+export function createDataSource({ url, poolSize, logger, counter = new QueryCounter() }: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    poolSize,
+    entities: ENTITIES,
+    migrations: [path.join(__dirname, '..', '..', 'migrations', '*.js')],
+    migrationsTableName: 'schema_migrations',
+    namingStrategy: new SnakeNamingStrategy(),
+    logger: new ServiceLogger(logger, counter),
+    maxQueryExecutionTime: 1000,
+    connectTimeoutMS: 10_000,
+    extra: { application_name: 'financial-insights' },
+  });
+}

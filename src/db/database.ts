@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/config';
+import type { Logger } from '../shared/logger';
+import { createDataSource, QueryCounter } from './data-source';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+
+export interface Database {
+  dataSource: DataSource;
+  counter: QueryCounter;
+  /** "embedded" (PGlite in DATA_DIR) or "external" (DATABASE_URL). */
+  kind: 'embedded' | 'external';
+  /** Whether the server offers pgvector (the vector leg of search needs it). */
+  vectorAvailable: boolean;
+  close(): Promise<void>;
+}
+
+// Any constant will do: it only has to be the same for every instance of the service.
+const STARTUP_LOCK_KEY = 4_242_001;
+
+/**
+ * An embedded data directory must be opened by one process at a time; a lock file with our pid says who has it.
+ * A lock left by a process that no longer runs is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(dataDir, 'service.lock');
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  } catch {
+    const owner = Number(fs.readFileSync(lockFile, 'utf8'));
+    if (owner && owner !== process.pid && isRunning(owner)) {
+      throw new Error(`the embedded database in ${dataDir} is in use by process ${owner}; stop it first or set DATABASE_URL`);
+    }
+    fs.writeFileSync(lockFile, String(process.pid));
+  }
+  return () => fs.rmSync(lockFile, { force: true });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Connects to DATABASE_URL, or starts the embedded PostgreSQL in DATA_DIR, and initializes TypeORM. */
+export async function openDatabase(config: AppConfig, logger: Logger): Promise<Database> {
+  let embedded: EmbeddedPostgres | null = null;
+  let unlock: (() => void) | null = null;
+  if (!config.databaseUrl) {
+    unlock = lockDataDir(config.dataDir);
+    try {
+      embedded = await startEmbeddedPostgres(path.join(config.dataDir, 'pglite'));
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  }
+  const counter = new QueryCounter();
+  const dataSource = createDataSource({
+    url: config.databaseUrl ?? (embedded as EmbeddedPostgres).url,
+    // PGlite has one backend session: more than one connection would interleave protocol messages.
+    poolSize: embedded ? 1 : config.dbPoolSize,
+    logger,
+    counter,
+  });
+  try {
+    await dataSource.initialize();
+  } catch (error) {
+    await embedded?.stop();
+    unlock?.();
+    throw error;
+  }
+  return {
+    dataSource,
+    counter,
+    kind: embedded ? 'embedded' : 'external',
+    vectorAvailable: false,
+    async close() {
+      await dataSource.destroy();
+      await embedded?.stop();
+      unlock?.();
+    },
+  };
+}
+
+/**
+ * Runs what start-up must do exactly once even when several instances start together against one server:
+ * migrations, then `work` (e.g. seeding). A session advisory lock serializes the instances; the embedded database
+ * has one process and one connection, so it needs none (and taking one would hold its only connection).
+ */
+export async function withStartupLock(database: Database, work: () => Promise<void>): Promise<void> {
+  if (database.kind === 'embedded') {
+    await work();
+    return;
+  }
+  const runner = database.dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+    await work();
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => undefined);
+    await runner.release();
+  }
+}
+
+/** Applies pending migrations and records whether pgvector is installed. */
+export async function migrate(database: Database): Promise<void> {
+  await database.dataSource.runMigrations({ transaction: 'each' });
+  const rows: Array<{ installed: number }> = await database.dataSource.query(
+    `SELECT count(*)::int AS installed FROM pg_extension WHERE extname = 'vector'`,
+  );
+  database.vectorAvailable = rows[0].installed > 0;
+}

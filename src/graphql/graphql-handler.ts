@@ -1,0 +1,79 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { DataSource } from 'typeorm';
+import { readJsonBody } from '../http/body';
+import { AppError, statusForCode } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+import { createRequestContext, type RequestContext } from './context';
+import { noSubscriptionsOverHttp } from './schema';
+
+export interface GraphQLHandler {
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** GraphQL-shaped failure for transport errors at /graphql (GraphQL clients read `errors`, not the REST envelope). */
+export function sendGraphQLTransportError(res: ServerResponse, error: AppError): void {
+  const payload = JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code } }] });
+  res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers });
+  res.end(payload);
+}
+
+/** Apollo Server behind our own node:http server: we read the body, Apollo executes, we write its answer. */
+export async function createGraphQLHandler(
+  schema: GraphQLSchema,
+  dataSource: DataSource,
+  logger: Logger,
+  maxBodyBytes: number,
+): Promise<GraphQLHandler> {
+  const apollo = new ApolloServer<RequestContext>({
+    schema,
+    validationRules: [noSubscriptionsOverHttp],
+    includeStacktraceInErrorResponses: false,
+    // The service owns its shutdown sequence (HTTP first, then Apollo, then the database).
+    stopOnTerminationSignals: false,
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+    formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+      const code = formatted.extensions?.code;
+      if (statusForCode(code) !== undefined && code !== 'INTERNAL_SERVER_ERROR') return formatted;
+      if (typeof code === 'string' && code.startsWith('GRAPHQL_')) return formatted;
+      if (code === 'BAD_REQUEST' || code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'OPERATION_RESOLUTION_FAILURE') return formatted;
+      // Anything else is a bug: log the detail, tell the caller nothing internal.
+      logger.error('graphql resolver failed', { error: error instanceof Error ? error.stack : String(error), path: formatted.path });
+      return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    },
+  });
+  await apollo.start();
+
+  return {
+    async handle(req, res, url) {
+      const method = req.method ?? 'GET';
+      if (method !== 'GET' && method !== 'POST') {
+        throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on /graphql; use GET or POST`, undefined, {
+          allow: 'GET, POST',
+        });
+      }
+      const headers = new HeaderMap();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      const body = method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
+      const response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method, headers, search: url.search, body },
+        context: async () => createRequestContext(dataSource),
+      });
+      const responseHeaders: Record<string, string> = {};
+      for (const [name, value] of response.headers) responseHeaders[name] = value;
+      res.writeHead(response.status ?? 200, responseHeaders);
+      if (response.body.kind === 'complete') {
+        res.end(response.body.string);
+      } else {
+        for await (const chunk of response.body.asyncIterator) res.write(chunk);
+        res.end();
+      }
+    },
+    stop: () => apollo.stop(),
+  };
+}

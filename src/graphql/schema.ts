@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { GraphQLError, printSchema, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { buildSchemaSync } from 'type-graphql';
+import { CompanyResolver } from '../companies/company.resolver';
+import { FinancialPeriodResolver } from '../statements/financial-period.resolver';
+import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver';
+
+export const STREAM_ENDPOINT = '/graphql/stream';
+
+let built: GraphQLSchema | null = null;
+
+/**
+ * The GraphQL schema built from the type-graphql classes; `schema.graphql` is this, printed. Built once per process:
+ * type-graphql keeps its metadata globally and a second build of it is not identical (argument order flips).
+ */
+export function buildAppSchema(): GraphQLSchema {
+  return (built ??= buildSchemaSync({
+    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver],
+    // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
+    validate: false,
+  }));
+}
+
+export function printAppSchema(schema: GraphQLSchema = buildAppSchema()): string {
+  return `${printSchema(schema)}\n`;
+}
+
+/** Subscriptions are streamed by graphql-sse; over plain HTTP they get a clear validation error instead. */
+export const noSubscriptionsOverHttp: ValidationRule = (context) => ({
+  OperationDefinition(node) {
+    if (node.operation === 'subscription') {
+      context.reportError(
+        new GraphQLError(`Subscriptions are not served at /graphql; use the streaming endpoint ${STREAM_ENDPOINT}`, {
+          nodes: [node],
+        }),
+      );
+    }
+  },
+});

@@ -1,0 +1,100 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { AppError } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+import { sendAppError, sendJson } from './respond';
+
+/** A handler for one URL prefix; it throws AppError for expected failures. */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+
+export interface Mount {
+  /** Exact path, or a prefix ending in "/". */
+  path: string;
+  handler: RouteHandler;
+  /** Writes errors for this mount in its own format (GraphQL's `errors` array at /graphql). */
+  sendError?: (res: ServerResponse, error: AppError) => void;
+}
+
+export interface HttpServer {
+  server: http.Server;
+  /** Stops accepting, lets in-flight requests finish (closing them after `timeoutMs`), then resolves. */
+  shutdown(timeoutMs: number): Promise<void>;
+}
+
+function findMount(mounts: Mount[], pathname: string): Mount | undefined {
+  return mounts.find((mount) => (mount.path.endsWith('/') ? pathname.startsWith(mount.path) : pathname === mount.path));
+}
+
+/** The service's one HTTP server: routes by path to mounts and turns every failure into a JSON error. */
+export function createHttpServer(mounts: Mount[], logger: Logger): HttpServer {
+  let shuttingDown = false;
+  // Sockets with a request in progress; at shutdown the others are closed at once and these once they answer.
+  const sockets = new Set<Socket>();
+  const busy = new Set<Socket>();
+
+  const server = http.createServer(async (req, res) => {
+    busy.add(req.socket);
+    res.once('close', () => {
+      busy.delete(req.socket);
+      if (shuttingDown) req.socket.end();
+    });
+    const requestId = randomUUID();
+    res.setHeader('x-request-id', requestId);
+    if (shuttingDown) res.setHeader('connection', 'close');
+    let mount: Mount | undefined;
+    try {
+      const url = new URL(req.url ?? '/', 'http://service.invalid');
+      mount = findMount(mounts, url.pathname);
+      if (!mount) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
+      await mount.handler(req, res, url);
+    } catch (caught) {
+      const error = caught instanceof AppError ? caught : internalError(caught, logger, requestId);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      // An unread body would otherwise be parsed as the next request on this connection.
+      if (!req.readableEnded) res.setHeader('connection', 'close');
+      (mount?.sendError ?? sendAppError)(res, error);
+    }
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  // Slow or stuck clients must not hold connections forever.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return;
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({ success: false, error: { code: 'BAD_REQUEST', message: `Malformed HTTP request: ${error.code ?? error.message}` } });
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+
+  return {
+    server,
+    shutdown(timeoutMs) {
+      shuttingDown = true;
+      return new Promise((resolve) => {
+        const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        for (const socket of sockets) if (!busy.has(socket)) socket.end();
+      });
+    },
+  };
+}
+
+function internalError(error: unknown, logger: Logger, requestId: string): AppError {
+  logger.error('request failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
+  return new AppError('INTERNAL_SERVER_ERROR', `Internal server error (request id ${requestId})`);
+}
+
+export function sendOk(res: ServerResponse, data: unknown): void {
+  sendJson(res, 200, { success: true, data });
+}

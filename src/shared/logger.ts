@@ -1,0 +1,24 @@
+import type { LogLevel } from '../config/config';
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** One JSON line per event on stderr, so stdout stays free for the start-up banner and CLI output. */
+export function createLogger(level: LogLevel): Logger {
+  const write = (at: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => {
+    if (ORDER[at] < ORDER[level]) return;
+    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields })}\n`);
+  };
+  return {
+    debug: (message, fields) => write('debug', message, fields),
+    info: (message, fields) => write('info', message, fields),
+    warn: (message, fields) => write('warn', message, fields),
+    error: (message, fields) => write('error', message, fields),
+  };
+}
