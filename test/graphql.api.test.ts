@@ -1,0 +1,127 @@
+import { expect } from 'chai';
+import { app } from './helpers/shared-app';
+import { graphql, request } from './helpers/http';
+
+const NESTED_PAGE = `
+  query Page($limit: Int, $period: String) {
+    companies(limit: $limit) {
+      total
+      items {
+        id
+        ticker
+        incomeStatement(period: $period) { period netIncome revenue }
+        balanceSheet(period: $period) { totalAssets }
+        cashFlow(period: $period) { freeCashFlow }
+      }
+    }
+  }`;
+
+/** Runs a query and returns how many SQL statements the service sent for it. */
+async function countQueries(query: string, variables: Record<string, unknown>): Promise<{ count: number; body: any }> {
+  const before = app().database.counter.count;
+  const response = await graphql(query, variables);
+  expect(response.status).to.equal(200);
+  expect(response.body.errors).to.equal(undefined);
+  return { count: app().database.counter.count - before, body: response.body };
+}
+
+describe('GraphQL /graphql', () => {
+  it('resolves a page of companies with three nested statements in a constant number of SQL statements', async () => {
+    for (const period of ['FY2024', 'latest']) {
+      const small = await countQueries(NESTED_PAGE, { limit: 2, period });
+      const large = await countQueries(NESTED_PAGE, { limit: 20, period });
+      expect(large.body.data.companies.items).to.have.length(20);
+      expect(large.body.data.companies.items.filter((c: any) => c.incomeStatement !== null)).to.have.length(20);
+      expect(large.count, `SQL statements for 20 companies (${period})`).to.equal(small.count);
+      // list + count + one per statement kind (+ one for the periods when "latest" must be resolved)
+      expect(large.count).to.be.at.most(period === 'latest' ? 6 : 5);
+    }
+  });
+
+  it('batches ratios and history the same way', async () => {
+    const query = `query($limit: Int) { companies(limit: $limit) { items {
+      ratios(period: "FY2024") { grossMargin returnOnEquity revenueGrowth }
+      statements(type: ANNUAL, last: 3) { period incomeStatement { netIncome } ratios { netMargin } }
+    } } }`;
+    const small = await countQueries(query, { limit: 3 });
+    const large = await countQueries(query, { limit: 20 });
+    expect(large.count).to.equal(small.count);
+    const first = large.body.data.companies.items[0];
+    expect(first.statements.map((s: any) => s.period)).to.have.length(3);
+    expect(first.statements[0].period).to.match(/^FY\d{4}$/);
+  });
+
+  it('finds a company by ticker in any case, and by id', async () => {
+    const { body } = await graphql(`{ companies(limit: 1) { items { id ticker } } }`);
+    const { id, ticker } = body.data.companies.items[0];
+    const byTicker = await graphql(`query($t: String) { company(ticker: $t) { id } }`, { t: ticker.toLowerCase() });
+    expect(byTicker.body.data.company.id).to.equal(id);
+    const byId = await graphql(`query($id: Int) { company(id: $id) { ticker } }`, { id });
+    expect(byId.body.data.company.ticker).to.equal(ticker);
+    const missing = await graphql(`{ company(ticker: "NOPE-NOPE") { id } }`);
+    expect(missing.status).to.equal(200);
+    expect(missing.body.data.company).to.equal(null);
+  });
+
+  it('answers bad arguments with BAD_USER_INPUT and HTTP 400', async () => {
+    const cases = [
+      ['{ company(id: 1, ticker: "X") { id } }', /exactly one of id or ticker/],
+      ['{ company { id } }', /exactly one of id or ticker/],
+      ['{ companies(limit: 500) { total } }', /limit must be a whole number from 1 to 100/],
+      ['{ companies(offset: -1) { total } }', /offset/],
+      ['{ companies(limit: 1) { items { incomeStatement(period: "Q9-2024") { period } } } }', /Invalid period "Q9-2024"/],
+      ['{ companies(limit: 1) { items { statements(last: 0) { period } } } }', /last must be from 1 to 40/],
+    ] as const;
+    for (const [query, message] of cases) {
+      const response = await graphql(query);
+      expect(response.status, query).to.equal(400);
+      expect(response.body.errors[0].extensions.code, query).to.equal('BAD_USER_INPUT');
+      expect(response.body.errors[0].message, query).to.match(message);
+      expect(JSON.stringify(response.body), query).not.to.match(/stacktrace|at .*\.js:/);
+    }
+  });
+
+  it('refuses subscriptions with a pointer to the streaming endpoint', async () => {
+    const response = await graphql('subscription { chat { token } }');
+    expect(response.status).to.equal(400);
+    expect(response.body.errors.map((e: any) => e.message).join(' ')).to.match(/\/graphql\/stream/);
+  });
+
+  it('answers transport errors with JSON in the GraphQL error shape', async () => {
+    const malformed = await request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+    expect(malformed.status).to.equal(400);
+    expect(malformed.body.errors[0].extensions.code).to.equal('BAD_REQUEST');
+    expect(malformed.body.errors[0].message).to.match(/Malformed JSON/);
+
+    const wrongType = await request('/graphql', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{ sectors }' });
+    expect(wrongType.status).to.equal(415);
+
+    const wrongMethod = await request('/graphql', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(wrongMethod.status).to.equal(405);
+    expect(wrongMethod.headers.get('allow')).to.equal('GET, POST');
+
+    const syntax = await graphql('{ companies { ');
+    expect(syntax.status).to.equal(400);
+    expect(syntax.body.errors[0].extensions.code).to.equal('GRAPHQL_PARSE_FAILED');
+
+    const unknownField = await graphql('{ companies { nope } }');
+    expect(unknownField.status).to.equal(400);
+    expect(unknownField.body.errors[0].extensions.code).to.equal('GRAPHQL_VALIDATION_FAILED');
+
+    const huge = await request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ sectors } #${'x'.repeat(2 * 1024 * 1024)}` }),
+    });
+    expect(huge.status).to.equal(413);
+    expect(huge.body.errors[0].extensions.code).to.equal('PAYLOAD_TOO_LARGE');
+  });
+
+  it('serves queries over GET too', async () => {
+    const response = await request(`/graphql?query=${encodeURIComponent('{ sectors }')}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
+    expect(response.status).to.equal(200);
+    expect(response.body.data.sectors.length).to.be.at.least(8);
+  });
+});
