@@ -29,10 +29,10 @@ function onlyGet(method: string | undefined, path: string): void {
 export async function startApp(config: AppConfig, logger: Logger): Promise<App> {
   const database = await openDatabase(config, logger);
   try {
-    await withStartupLock(database, async () => {
-      await migrate(database);
+    await withStartupLock(database, async (runner) => {
+      await migrate(database, runner);
       if (config.seedDemoData) {
-        const report = await seedIfEmpty(database.dataSource);
+        const report = await seedIfEmpty(runner.manager);
         if (report) logger.info('seeded demo data', { ...report });
       }
     });

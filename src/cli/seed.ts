@@ -9,8 +9,10 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase(config, createLogger(config.logLevel));
   try {
-    await withStartupLock(database, () => migrate(database));
-    const report = await reseed(database.dataSource);
+    const report = await withStartupLock(database, async (runner) => {
+      await migrate(database, runner);
+      return reseed(runner.manager);
+    });
     process.stdout.write(`Seeded ${report.companies} companies and ${report.statements} statements (${database.kind} database)\n`);
   } finally {
     await database.close();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DataSource } from 'typeorm';
+import { MigrationExecutor, type DataSource, type QueryRunner } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import type { Logger } from '../shared/logger';
 import { createDataSource, QueryCounter } from './data-source';
@@ -89,30 +89,28 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
 }
 
 /**
- * Runs what start-up must do exactly once even when several instances start together against one server:
- * migrations, then `work` (e.g. seeding). A session advisory lock serializes the instances; the embedded database
- * has one process and one connection, so it needs none (and taking one would hold its only connection).
+ * Runs `work` on one connection that holds a session advisory lock, so start-up steps (migrations, seeding) run
+ * once even when several instances start together against one server. Everything runs on that same connection,
+ * which also makes it work with a pool of one (the embedded database).
  */
-export async function withStartupLock(database: Database, work: () => Promise<void>): Promise<void> {
-  if (database.kind === 'embedded') {
-    await work();
-    return;
-  }
+export async function withStartupLock<T>(database: Database, work: (runner: QueryRunner) => Promise<T>): Promise<T> {
   const runner = database.dataSource.createQueryRunner();
   await runner.connect();
   try {
     await runner.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
-    await work();
+    return await work(runner);
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]).catch(() => undefined);
     await runner.release();
   }
 }
 
-/** Applies pending migrations and records whether pgvector is installed. */
-export async function migrate(database: Database): Promise<void> {
-  await database.dataSource.runMigrations({ transaction: 'each' });
-  const rows: Array<{ installed: number }> = await database.dataSource.query(
+/** Applies pending migrations on `runner` and records whether pgvector is installed. */
+export async function migrate(database: Database, runner: QueryRunner): Promise<void> {
+  const executor = new MigrationExecutor(database.dataSource, runner);
+  executor.transaction = 'each';
+  await executor.executePendingMigrations();
+  const rows: Array<{ installed: number }> = await runner.query(
     `SELECT count(*)::int AS installed FROM pg_extension WHERE extname = 'vector'`,
   );
   database.vectorAvailable = rows[0].installed > 0;

@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { Company } from '../companies/company.entity';
 import { IncomeStatement } from '../statements/income-statement.entity';
 import { BalanceSheet } from '../statements/balance-sheet.entity';
@@ -37,16 +37,16 @@ async function insertDemoData(manager: EntityManager): Promise<SeedReport> {
 }
 
 /** Seeds the demo data when the database holds no company yet; returns null when it already had some. */
-export async function seedIfEmpty(dataSource: DataSource): Promise<SeedReport | null> {
-  return dataSource.transaction(async (manager) => {
+export async function seedIfEmpty(manager: EntityManager): Promise<SeedReport | null> {
+  return manager.transaction(async (manager) => {
     if ((await manager.getRepository(Company).count()) > 0) return null;
     return insertDemoData(manager);
   });
 }
 
 /** Replaces every company and statement with the demo data, in one transaction: all or nothing. */
-export async function reseed(dataSource: DataSource): Promise<SeedReport> {
-  return dataSource.transaction(async (manager) => {
+export async function reseed(manager: EntityManager): Promise<SeedReport> {
+  return manager.transaction(async (manager) => {
     await manager.query('TRUNCATE companies RESTART IDENTITY CASCADE');
     return insertDemoData(manager);
   });

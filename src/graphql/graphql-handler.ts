@@ -1,13 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import type { DataSource } from 'typeorm';
 import { readJsonBody } from '../http/body';
+import { sendJson } from '../http/respond';
 import { AppError, statusForCode } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { createRequestContext, type RequestContext } from './context';
 import { noSubscriptionsOverHttp } from './schema';
+
+/** Apollo's own codes (parse, validation, bad request…) describe the caller's mistake and pass through as they are. */
+const APOLLO_CODES = new Set<string>(Object.values(ApolloServerErrorCode));
 
 export interface GraphQLHandler {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
@@ -16,9 +21,7 @@ export interface GraphQLHandler {
 
 /** GraphQL-shaped failure for transport errors at /graphql (GraphQL clients read `errors`, not the REST envelope). */
 export function sendGraphQLTransportError(res: ServerResponse, error: AppError): void {
-  const payload = JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code } }] });
-  res.writeHead(error.status, { 'content-type': 'application/json; charset=utf-8', ...error.headers });
-  res.end(payload);
+  sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: error.code } }] }, error.headers);
 }
 
 /** Apollo Server behind our own node:http server: we read the body, Apollo executes, we write its answer. */
@@ -37,9 +40,9 @@ export async function createGraphQLHandler(
     plugins: [ApolloServerPluginLandingPageDisabled()],
     formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
       const code = formatted.extensions?.code;
-      if (statusForCode(code) !== undefined && code !== 'INTERNAL_SERVER_ERROR') return formatted;
-      if (typeof code === 'string' && code.startsWith('GRAPHQL_')) return formatted;
-      if (code === 'BAD_REQUEST' || code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'OPERATION_RESOLUTION_FAILURE') return formatted;
+      if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR' && (statusForCode(code) || APOLLO_CODES.has(code))) {
+        return formatted;
+      }
       // Anything else is a bug: log the detail, tell the caller nothing internal.
       logger.error('graphql resolver failed', { error: error instanceof Error ? error.stack : String(error), path: formatted.path });
       return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
