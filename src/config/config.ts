@@ -17,7 +17,6 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
-  nodeEnv: string;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -65,6 +64,5 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     maxBodyBytes: readInt(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 100 * 1_048_576),
-    nodeEnv: env.NODE_ENV?.trim() || 'development',
   };
 }
