@@ -32,13 +32,21 @@ export function createHttpServer(mounts: Mount[], logger: Logger): HttpServer {
   // Sockets with a request in progress; at shutdown the others are closed at once and these once they answer.
   const sockets = new Set<Socket>();
   const busy = new Set<Socket>();
+  // Handlers still running; a client that hangs up does not stop its handler, so shutdown waits for these too.
+  const handlers = new Set<Promise<void>>();
 
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => {
     busy.add(req.socket);
     res.once('close', () => {
       busy.delete(req.socket);
       if (shuttingDown) req.socket.end();
     });
+    const handling = handle(req, res);
+    handlers.add(handling);
+    void handling.finally(() => handlers.delete(handling));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = randomUUID();
     res.setHeader('x-request-id', requestId);
     if (shuttingDown) res.setHeader('connection', 'close');
@@ -58,7 +66,7 @@ export function createHttpServer(mounts: Mount[], logger: Logger): HttpServer {
       if (!req.readableEnded) res.setHeader('connection', 'close');
       (mount?.sendError ?? sendAppError)(res, error);
     }
-  });
+  }
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -78,14 +86,17 @@ export function createHttpServer(mounts: Mount[], logger: Logger): HttpServer {
     server,
     shutdown(timeoutMs) {
       shuttingDown = true;
-      return new Promise((resolve) => {
-        const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
-        server.close(() => {
-          clearTimeout(force);
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) if (!busy.has(socket)) socket.end();
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          server.closeAllConnections();
           resolve();
-        });
-        for (const socket of sockets) if (!busy.has(socket)) socket.end();
+        }, timeoutMs);
       });
+      const drained = closed.then(() => Promise.allSettled([...handlers]));
+      return Promise.race([drained, deadline]).then(() => clearTimeout(timer));
     },
   };
 }
