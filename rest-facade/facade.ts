@@ -7,6 +7,8 @@ import { snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
 import { RequestParams } from './params';
+import { RequestBody } from './body';
+import { readJsonBody } from '../src/http/body';
 import { ROUTES, type RestRoute } from './routes';
 
 const OPERATIONS_DIR = path.join(__dirname, '..', '..', 'rest-facade', 'operations');
@@ -53,6 +55,14 @@ function matchPath(segments: string[], pathSegments: string[]): Record<string, s
   return params;
 }
 
+/** Drops absent values, deeply: an absent parameter must be absent for GraphQL too (so defaults apply), not null. */
+function withoutUndefined(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).filter(([, inner]) => inner !== undefined).map(([key, inner]) => [key, withoutUndefined(inner)]),
+  );
+}
+
 /** Turns GraphQL errors of an in-process execution into the REST error with the same code. */
 function toAppError(errors: readonly GraphQLError[], hasData: boolean, logger: Logger): AppError {
   const [first] = errors;
@@ -67,7 +77,12 @@ function toAppError(errors: readonly GraphQLError[], hasData: boolean, logger: L
 }
 
 /** The `/v1` REST facade: a route table over stored GraphQL operations, executed in-process on the same schema. */
-export function createRestFacade(schema: GraphQLSchema, createContext: () => unknown, logger: Logger): RestFacade {
+export function createRestFacade(
+  schema: GraphQLSchema,
+  createContext: () => unknown,
+  logger: Logger,
+  limits: { maxBodyBytes: number; maxDocumentBytes: number },
+): RestFacade {
   const routes = compileRoutes(schema);
 
   return {
@@ -86,13 +101,15 @@ export function createRestFacade(schema: GraphQLSchema, createContext: () => unk
       }
       const { route, document } = match.compiled;
       const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
-      // An absent parameter must be absent for GraphQL too (so argument defaults apply), not an explicit null.
-      const variables = Object.fromEntries(Object.entries(route.variables(params)).filter(([, value]) => value !== undefined));
+      const body = route.method === 'POST'
+        ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])
+        : null;
+      const variables = withoutUndefined(route.variables(params, body)) as Record<string, unknown>;
       const result = await execute({ schema, document, variableValues: variables, contextValue: createContext() });
       if (result.errors?.length) throw toAppError(result.errors, result.data !== undefined && result.data !== null, logger);
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);
-      sendJson(res, 200, { success: true, data: snakeCaseKeys(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
+      sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: snakeCaseKeys(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
     },
   };
 }

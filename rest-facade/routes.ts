@@ -1,5 +1,6 @@
 import { AppError } from '../src/shared/errors';
 import type { RequestParams } from './params';
+import type { RequestBody } from './body';
 
 /** One `/v1` endpoint: which stored GraphQL operation serves it, with which variables, and which part of the result. */
 export interface RestRoute {
@@ -10,11 +11,17 @@ export interface RestRoute {
   operation: string;
   /** Query parameters the endpoint accepts; anything else is a 400. */
   query?: readonly string[];
-  variables(params: RequestParams): Record<string, unknown>;
+  /** For POST: the JSON body fields the endpoint accepts; anything else is a 400. */
+  body?: readonly string[];
+  /** Largest body accepted, when it differs from MAX_BODY_BYTES. */
+  maxBodyBytes?: 'documents';
+  variables(params: RequestParams, body: RequestBody | null): Record<string, unknown>;
   /** Picks the response `data` out of the operation's result; throws NOT_FOUND for a missing resource. */
   data(result: any, variables: Record<string, any>): unknown;
   /** Optional `meta` next to `data` (e.g. paging totals). */
   meta?(result: any): unknown;
+  /** HTTP status of a success (200 unless it says otherwise, e.g. 201 for a created resource). */
+  status?(result: any): number;
 }
 
 /** A value the caller asked for by id or period; null means it does not exist. */
@@ -78,6 +85,40 @@ export const ROUTES: readonly RestRoute[] = [
     query: ['type'],
     variables: (params) => ({ id: params.pathInt('id'), type: params.queryString('type')?.toUpperCase() }),
     data: (result, variables) => found(result.company, companyNotFound(variables)).periods,
+  },
+  {
+    method: 'POST',
+    path: '/v1/search',
+    operation: 'Search',
+    body: ['query', 'company_ids', 'top_k', 'mode'],
+    variables: (_params, body) => ({
+      query: body!.requiredString('query'),
+      companyIds: body!.intArray('company_ids'),
+      topK: body!.int('top_k'),
+      mode: body!.string('mode')?.toUpperCase(),
+    }),
+    data: (result) => result.search,
+  },
+  {
+    method: 'POST',
+    path: '/v1/documents',
+    operation: 'IngestDocument',
+    body: ['company_id', 'title', 'doc_type', 'content', 'format', 'period', 'published_at', 'source_url'],
+    maxBodyBytes: 'documents',
+    variables: (_params, body) => ({
+      input: {
+        companyId: body!.requiredInt('company_id'),
+        title: body!.requiredString('title'),
+        docType: body!.requiredString('doc_type'),
+        content: body!.requiredString('content'),
+        format: body!.string('format')?.toUpperCase(),
+        period: body!.string('period'),
+        publishedAt: body!.string('published_at'),
+        sourceUrl: body!.string('source_url'),
+      },
+    }),
+    data: (result) => result.ingestDocument,
+    status: (result) => (result.ingestDocument.created ? 201 : 200),
   },
   {
     method: 'GET',

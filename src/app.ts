@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { AppConfig } from './config/config';
 import type { Logger } from './shared/logger';
 import { openDatabase, migrate, withStartupLock, type Database } from './db/database';
-import { seedIfEmpty } from './demo/seed';
+import { seedDemoDocuments, seedIfEmpty } from './demo/seed';
+import { backfillEmbeddings, createEmbedder, createSearchBackend } from './search/search-backend';
 import { buildAppSchema } from './graphql/schema';
 import { createGraphQLHandler, sendGraphQLTransportError } from './graphql/graphql-handler';
-import { createRequestContext } from './graphql/context';
+import { createRequestContext, type Services } from './graphql/context';
 import { createRestFacade } from '../rest-facade/facade';
 import { createHttpServer, sendOk } from './http/server';
 import { AppError } from './shared/errors';
@@ -37,12 +38,23 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       }
     });
     if (!database.vectorAvailable) {
-      logger.warn('pgvector is not installed on this PostgreSQL server: the vector leg of search is unavailable');
+      logger.warn('pgvector is not installed on this PostgreSQL server: search runs on full text only');
+    }
+
+    const embedder = await createEmbedder(config);
+    const services: Services = {
+      dataSource: database.dataSource,
+      search: createSearchBackend(database.dataSource, embedder, database.vectorAvailable),
+    };
+    await backfillEmbeddings(services.search, logger);
+    if (config.seedDemoData) {
+      const documents = await seedDemoDocuments(services.search);
+      if (documents > 0) logger.info('seeded demo documents', { documents, model: embedder.model });
     }
 
     const schema = buildAppSchema();
-    const graphql = await createGraphQLHandler(schema, database.dataSource, logger, config.maxBodyBytes);
-    const rest = createRestFacade(schema, () => createRequestContext(database.dataSource), logger);
+    const graphql = await createGraphQLHandler(schema, services, logger, config.maxBodyBytes);
+    const rest = createRestFacade(schema, () => createRequestContext(services), logger, config);
 
     const http = createHttpServer(
       [

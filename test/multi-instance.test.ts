@@ -53,7 +53,7 @@ describe('start-up on a shared or fresh database', function () {
       const run = () => spawnSync(process.execPath, [SEED_CLI], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
       const first = run();
       expect(first.status, first.stderr).to.equal(0);
-      expect(first.stdout).to.match(/Seeded 44 companies and \d+ statements \(embedded database\)/);
+      expect(first.stdout).to.match(/Seeded 44 companies, \d+ statements and 132 documents \(embedded database\)/);
       // Damage the data, then seed again: everything is back as generated.
       const damaged = await startTestApp({ dataDir, seedDemoData: false });
       await damaged.database.dataSource.query("DELETE FROM companies WHERE id IN (SELECT id FROM companies ORDER BY id LIMIT 5)");

@@ -1,9 +1,10 @@
-/** `npm run seed`: replaces all companies and statements with the deterministic demo data. */
+/** `npm run seed`: replaces all companies, statements and documents with the deterministic demo data. */
 import 'reflect-metadata';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../shared/logger';
 import { migrate, openDatabase, withStartupLock } from '../db/database';
-import { reseed } from '../demo/seed';
+import { reseed, seedDemoDocuments } from '../demo/seed';
+import { createEmbedder, createSearchBackend } from '../search/search-backend';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,7 +14,11 @@ async function main(): Promise<void> {
       await migrate(database, runner);
       return reseed(runner.manager);
     });
-    process.stdout.write(`Seeded ${report.companies} companies and ${report.statements} statements (${database.kind} database)\n`);
+    const backend = createSearchBackend(database.dataSource, await createEmbedder(config), database.vectorAvailable);
+    const documents = await seedDemoDocuments(backend);
+    process.stdout.write(
+      `Seeded ${report.companies} companies, ${report.statements} statements and ${documents} documents (${database.kind} database)\n`,
+    );
   } finally {
     await database.close();
   }

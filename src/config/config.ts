@@ -15,8 +15,18 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** How long a graceful shutdown waits for in-flight requests before closing them. */
   shutdownTimeoutMs: number;
-  /** Largest request body accepted, in bytes. */
+  /** Largest request body accepted, in bytes (document ingestion has its own, larger limit). */
   maxBodyBytes: number;
+  /** Largest body of POST /v1/documents, in bytes. */
+  maxDocumentBytes: number;
+  /** An OpenAI-compatible provider; without a key everything AI runs on the built-in components. */
+  openaiApiKey: string | null;
+  openaiBaseUrl: string | null;
+  embeddingModel: string;
+  /** Vector size of the embedding model; asked from the provider at start-up when not set. */
+  embeddingDimensions: number | null;
+  /** Timeout of one call to the provider. */
+  aiTimeoutMs: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -44,6 +54,18 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+function readUrl(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+    return raw;
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase() as LogLevel;
@@ -64,5 +86,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     maxBodyBytes: readInt(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    maxDocumentBytes: readInt(env, 'MAX_DOCUMENT_BYTES', 10 * 1_048_576, 1024, 200 * 1_048_576),
+    openaiApiKey: env.OPENAI_API_KEY?.trim() || null,
+    openaiBaseUrl: readUrl(env, 'OPENAI_BASE_URL'),
+    embeddingModel: env.EMBEDDING_MODEL?.trim() || 'text-embedding-3-small',
+    embeddingDimensions: env.EMBEDDING_DIMENSIONS?.trim() ? readInt(env, 'EMBEDDING_DIMENSIONS', 0, 1, 16_000) : null,
+    aiTimeoutMs: readInt(env, 'AI_TIMEOUT_MS', 30_000, 100, 600_000),
   };
 }

@@ -6,8 +6,9 @@ import { Company } from '../companies/company.entity';
 import { IncomeStatement } from '../statements/income-statement.entity';
 import { BalanceSheet } from '../statements/balance-sheet.entity';
 import { CashFlowStatement } from '../statements/cash-flow-statement.entity';
+import { Document } from '../search/document.entity';
 
-export const ENTITIES = [Company, IncomeStatement, BalanceSheet, CashFlowStatement];
+export const ENTITIES = [Company, IncomeStatement, BalanceSheet, CashFlowStatement, Document];
 
 /** snake_case columns in the database, camelCase properties in code. */
 class SnakeNamingStrategy extends DefaultNamingStrategy {

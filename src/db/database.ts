@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/config';
 import type { Logger } from '../shared/logger';
 import { createDataSource, QueryCounter } from './data-source';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { ensureVectorSchema } from '../search/vector-schema';
 
 export interface Database {
   dataSource: DataSource;
@@ -105,13 +106,10 @@ export async function withStartupLock<T>(database: Database, work: (runner: Quer
   }
 }
 
-/** Applies pending migrations on `runner` and records whether pgvector is installed. */
+/** Applies pending migrations on `runner`, then the vector schema where the server has pgvector. */
 export async function migrate(database: Database, runner: QueryRunner): Promise<void> {
   const executor = new MigrationExecutor(database.dataSource, runner);
   executor.transaction = 'each';
   await executor.executePendingMigrations();
-  const rows: Array<{ installed: number }> = await runner.query(
-    `SELECT count(*)::int AS installed FROM pg_extension WHERE extname = 'vector'`,
-  );
-  database.vectorAvailable = rows[0].installed > 0;
+  database.vectorAvailable = await ensureVectorSchema(runner);
 }

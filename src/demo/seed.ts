@@ -4,6 +4,9 @@ import { IncomeStatement } from '../statements/income-statement.entity';
 import { BalanceSheet } from '../statements/balance-sheet.entity';
 import { CashFlowStatement } from '../statements/cash-flow-statement.entity';
 import { generateDemoData } from './demo-data';
+import { generateDemoDocuments } from './demo-documents';
+import { Document } from '../search/document.entity';
+import { ingestDocument, type SearchBackend } from '../search/ingestion.service';
 
 export interface SeedReport {
   companies: number;
@@ -50,4 +53,19 @@ export async function reseed(manager: EntityManager): Promise<SeedReport> {
     await manager.query('TRUNCATE companies RESTART IDENTITY CASCADE');
     return insertDemoData(manager);
   });
+}
+
+/** Adds the demo documents (and their embeddings) when no document is stored yet; returns how many were added. */
+export async function seedDemoDocuments(backend: SearchBackend): Promise<number> {
+  if ((await backend.dataSource.getRepository(Document).count()) > 0) return 0;
+  const companies: Array<{ id: number; ticker: string }> = await backend.dataSource.query('SELECT id, ticker FROM companies');
+  const idOf = new Map(companies.map((company) => [company.ticker, company.id]));
+  let added = 0;
+  for (const document of generateDemoDocuments(generateDemoData())) {
+    const companyId = idOf.get(document.ticker);
+    if (companyId === undefined) continue; // a demo company removed by hand
+    const result = await ingestDocument(backend, { ...document, companyId, format: 'TEXT' });
+    if (result.created) added += 1;
+  }
+  return added;
 }

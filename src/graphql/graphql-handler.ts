@@ -3,12 +3,11 @@ import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerErrorCode } from '@apollo/server/errors';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import type { DataSource } from 'typeorm';
 import { readJsonBody } from '../http/body';
 import { sendJson } from '../http/respond';
 import { AppError, statusForCode } from '../shared/errors';
 import type { Logger } from '../shared/logger';
-import { createRequestContext, type RequestContext } from './context';
+import { createRequestContext, type RequestContext, type Services } from './context';
 import { noSubscriptionsOverHttp } from './schema';
 
 /** Apollo's own codes (parse, validation, bad request…) describe the caller's mistake and pass through as they are. */
@@ -27,7 +26,7 @@ export function sendGraphQLTransportError(res: ServerResponse, error: AppError):
 /** Apollo Server behind our own node:http server: we read the body, Apollo executes, we write its answer. */
 export async function createGraphQLHandler(
   schema: GraphQLSchema,
-  dataSource: DataSource,
+  services: Services,
   logger: Logger,
   maxBodyBytes: number,
 ): Promise<GraphQLHandler> {
@@ -65,7 +64,7 @@ export async function createGraphQLHandler(
       const body = method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method, headers, search: url.search, body },
-        context: async () => createRequestContext(dataSource),
+        context: async () => createRequestContext(services),
       });
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of response.headers) responseHeaders[name] = value;

@@ -4,6 +4,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { CompanyResolver } from '../companies/company.resolver';
 import { FinancialPeriodResolver } from '../statements/financial-period.resolver';
 import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver';
+import { SearchResolver } from '../search/search.resolver';
 
 export const STREAM_ENDPOINT = '/graphql/stream';
 
@@ -15,7 +16,7 @@ let built: GraphQLSchema | null = null;
  */
 export function buildAppSchema(): GraphQLSchema {
   return (built ??= buildSchemaSync({
-    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver],
+    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver],
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
     validate: false,
   }));

@@ -40,6 +40,11 @@ export class AppError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+
+  /** GraphQL copies an error's `extensions`, so an AppError thrown in a resolver keeps its code and HTTP status. */
+  get extensions(): Record<string, unknown> {
+    return { code: this.code, ...(this.details === undefined ? {} : { details: this.details }), http: { status: this.status } };
+  }
 }
 
 export function statusForCode(code: unknown): number | undefined {

@@ -1,0 +1,57 @@
+/**
+ * Finance phrases that mean the same thing, mapped to one concept. Filings and questions name the same figure in
+ * different words ("capital expenditure" vs "purchases of property, plant and equipment"); a shared concept feature
+ * lets the built-in embedder see them as close. Phrases are written as plain lower-case words; the embedder stems
+ * them the same way it stems text.
+ */
+export const FINANCE_CONCEPTS: Record<string, string[]> = {
+  revenue: ['revenue', 'revenues', 'net sales', 'sales', 'turnover', 'top line', 'net revenue', 'total revenue'],
+  cost_of_revenue: ['cost of revenue', 'cost of sales', 'cost of goods sold', 'cogs', 'cost of products sold'],
+  gross_profit: ['gross profit', 'gross margin'],
+  operating_income: ['operating income', 'operating profit', 'income from operations', 'ebit', 'operating earnings'],
+  net_income: ['net income', 'net earnings', 'net profit', 'profit', 'earnings', 'bottom line', 'net loss'],
+  eps: ['earnings per share', 'eps', 'diluted earnings per share', 'basic earnings per share'],
+  ebitda: ['ebitda', 'adjusted ebitda'],
+  capex: [
+    'capital expenditure', 'capital expenditures', 'capex', 'capital spending', 'capital investment',
+    'purchases of property plant and equipment', 'purchase of property plant and equipment', 'additions to property and equipment',
+    'payments for property plant and equipment',
+  ],
+  depreciation: ['depreciation', 'amortization', 'depreciation and amortization', 'd&a'],
+  operating_cash_flow: [
+    'operating cash flow', 'cash from operations', 'cash flow from operations', 'net cash provided by operating activities',
+    'cash provided by operating activities', 'cash generated from operations',
+  ],
+  free_cash_flow: ['free cash flow', 'fcf'],
+  dividends: ['dividend', 'dividends', 'dividends paid', 'payout', 'cash dividends'],
+  buybacks: ['share repurchase', 'share repurchases', 'stock buyback', 'buyback', 'repurchases of common stock', 'treasury stock'],
+  debt: ['debt', 'borrowings', 'notes payable', 'long term debt', 'senior notes', 'credit facility', 'term loan', 'leverage'],
+  cash: ['cash and cash equivalents', 'cash', 'liquidity', 'cash equivalents'],
+  inventory: ['inventory', 'inventories', 'stock on hand'],
+  receivables: ['accounts receivable', 'receivables', 'trade receivables'],
+  payables: ['accounts payable', 'payables', 'trade payables'],
+  assets: ['total assets', 'assets'],
+  liabilities: ['total liabilities', 'liabilities', 'obligations'],
+  equity: ['shareholders equity', 'stockholders equity', 'total equity', 'book value', 'net worth'],
+  margin: ['margin', 'margins', 'profitability'],
+  growth: ['growth', 'increase', 'increased', 'grew', 'rose', 'higher', 'expansion'],
+  decline: ['decline', 'decrease', 'decreased', 'fell', 'lower', 'drop', 'contraction'],
+  risk: ['risk', 'risks', 'risk factors', 'uncertainty', 'uncertainties', 'exposure', 'threat'],
+  competition: ['competition', 'competitor', 'competitors', 'competitive', 'rivals', 'market share'],
+  supply_chain: ['supply chain', 'suppliers', 'supplier', 'sourcing', 'procurement', 'shortage', 'shortages'],
+  regulation: ['regulation', 'regulatory', 'regulators', 'compliance', 'legislation', 'government approval'],
+  litigation: ['litigation', 'lawsuit', 'lawsuits', 'legal proceedings', 'claims', 'settlement'],
+  interest_rates: ['interest rate', 'interest rates', 'rate increases', 'cost of borrowing'],
+  foreign_exchange: ['foreign exchange', 'currency', 'currencies', 'exchange rate', 'exchange rates', 'fx'],
+  employees: ['employees', 'headcount', 'workforce', 'staff', 'personnel'],
+  customers: ['customers', 'customer', 'clients', 'client', 'consumers'],
+  guidance: ['guidance', 'outlook', 'forecast', 'expects', 'expected', 'anticipate'],
+  acquisition: ['acquisition', 'acquisitions', 'acquired', 'merger', 'mergers', 'business combination'],
+  research: ['research and development', 'r&d', 'research', 'development', 'innovation'],
+  tax: ['income tax', 'income taxes', 'tax rate', 'effective tax rate', 'provision for income taxes', 'taxes'],
+  segment: ['segment', 'segments', 'business unit', 'division', 'reportable segment'],
+  quarter: ['quarter', 'quarterly', 'three months ended', 'three months'],
+  annual: ['fiscal year', 'annual', 'full year', 'twelve months ended', 'year ended'],
+  cybersecurity: ['cybersecurity', 'cyber', 'data breach', 'security breach', 'hacking', 'ransomware'],
+  climate: ['climate', 'climate change', 'emissions', 'carbon', 'sustainability', 'environmental'],
+};

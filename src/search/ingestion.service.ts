@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { AppError, badUserInput } from '../shared/errors';
+import { Company } from '../companies/company.entity';
+import { parseExactPeriod } from '../statements/fiscal-period';
+import { chunkText } from './chunker';
+import { Document } from './document.entity';
+import type { Embedder } from './embedder';
+import { extractText } from './text-extraction';
+import type { IngestDocumentInput } from './search.types';
+import { storeEmbeddings } from './vector-schema';
+
+export const DOC_TYPES = ['10-K', '10-Q', '8-K', '20-F', '6-K', 'annual-report', 'earnings-call', 'press-release', 'presentation', 'note', 'other'];
+export const MAX_DOCUMENT_CHARS = 5_000_000;
+const ROWS_PER_INSERT = 500;
+
+export interface SearchBackend {
+  dataSource: DataSource;
+  embedder: Embedder;
+  /** Whether pgvector is installed: without it documents are stored and searched by full text only. */
+  vectorAvailable: boolean;
+}
+
+export interface IngestResult {
+  document: Document;
+  created: boolean;
+}
+
+function required(value: string | null | undefined, name: string, maxLength: number): string {
+  const trimmed = value?.trim() ?? '';
+  if (!trimmed) throw badUserInput(`${name} must not be empty`);
+  if (trimmed.length > maxLength) throw badUserInput(`${name} must be at most ${maxLength} characters`);
+  return trimmed;
+}
+
+function optionalDate(value: string | null | undefined): Date | null {
+  if (value === null || value === undefined || value.trim() === '') return null;
+  const date = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim()) || Number.isNaN(date.getTime())) {
+    throw badUserInput(`published_at must be an ISO 8601 date such as 2024-11-01, got "${value}"`);
+  }
+  return date;
+}
+
+function optionalUrl(value: string | null | undefined): string | null {
+  if (value === null || value === undefined || value.trim() === '') return null;
+  try {
+    const url = new URL(value.trim());
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    return url.toString();
+  } catch {
+    throw badUserInput(`source_url must be an http(s) URL, got "${value}"`);
+  }
+}
+
+/** Validates and normalizes the input; throws BAD_USER_INPUT naming the field at fault. */
+function prepare(input: IngestDocumentInput) {
+  const docType = required(input.docType, 'doc_type', 40);
+  const canonicalType = DOC_TYPES.find((type) => type.toLowerCase() === docType.toLowerCase());
+  if (!canonicalType) throw badUserInput(`doc_type "${docType}" is not supported; use one of ${DOC_TYPES.join(', ')}`, { accepted: DOC_TYPES });
+  let period: string | null = null;
+  if (input.period !== null && input.period !== undefined && input.period.trim() !== '') {
+    const parsed = parseExactPeriod(input.period);
+    if (!parsed) throw badUserInput(`period must be Q<1-4>-<yyyy> or FY<yyyy>, got "${input.period}"`);
+    period = parsed.label;
+  }
+  if (typeof input.content !== 'string' || input.content.length > MAX_DOCUMENT_CHARS) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `content must be at most ${MAX_DOCUMENT_CHARS} characters`);
+  }
+  const text = extractText(input.content, input.format ?? 'TEXT');
+  if (!text) throw badUserInput('content has no text');
+  return {
+    title: required(input.title, 'title', 300),
+    docType: canonicalType,
+    period,
+    publishedAt: optionalDate(input.publishedAt),
+    sourceUrl: optionalUrl(input.sourceUrl),
+    text,
+    contentHash: createHash('sha256').update(text).digest('hex'),
+  };
+}
+
+async function findExisting(manager: EntityManager, companyId: number, contentHash: string): Promise<Document | null> {
+  return manager.getRepository(Document).findOneBy({ companyId, contentHash });
+}
+
+/**
+ * Stores a document with its chunks and their embeddings, all in one transaction: all of it or nothing. The same
+ * text for the same company is stored once; asking again returns the existing document with `created: false`.
+ */
+export async function ingestDocument(backend: SearchBackend, input: IngestDocumentInput): Promise<IngestResult> {
+  const { dataSource, embedder } = backend;
+  const prepared = prepare(input);
+  if (!(await dataSource.getRepository(Company).existsBy({ id: input.companyId }))) {
+    throw new AppError('NOT_FOUND', `No company with id ${input.companyId}`);
+  }
+  const existing = await findExisting(dataSource.manager, input.companyId, prepared.contentHash);
+  if (existing) return { document: existing, created: false };
+
+  const chunks = chunkText(prepared.text);
+  // Embedding may call a remote provider: do it before the transaction, which then holds its connection briefly.
+  const vectors = backend.vectorAvailable ? await embedder.embedDocuments(chunks) : null;
+
+  try {
+    return await dataSource.transaction(async (manager) => {
+      const document = await manager.getRepository(Document).save(
+        manager.getRepository(Document).create({
+          companyId: input.companyId,
+          title: prepared.title,
+          docType: prepared.docType,
+          period: prepared.period,
+          publishedAt: prepared.publishedAt,
+          sourceUrl: prepared.sourceUrl,
+          contentHash: prepared.contentHash,
+          chunkCount: chunks.length,
+          charCount: prepared.text.length,
+        }),
+      );
+      const chunkIds = await insertChunks(manager, document, chunks);
+      if (vectors) await storeEmbeddings(manager, embedder, chunkIds.map((chunkId) => ({ chunkId, companyId: input.companyId })), vectors);
+      return { document, created: true };
+    });
+  } catch (error) {
+    // Two requests with the same text raced; the other one stored it.
+    if ((error as { code?: string }).code === '23505') {
+      const winner = await findExisting(dataSource.manager, input.companyId, prepared.contentHash);
+      if (winner) return { document: winner, created: false };
+    }
+    throw error;
+  }
+}
+
+async function insertChunks(manager: EntityManager, document: Document, chunks: string[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < chunks.length; start += ROWS_PER_INSERT) {
+    const slice = chunks.slice(start, start + ROWS_PER_INSERT);
+    const rows: Array<{ id: number }> = await manager.query(
+      `INSERT INTO document_chunks (document_id, company_id, ordinal, content)
+       SELECT $1, $2, ordinal, content FROM unnest($3::int[], $4::text[]) AS t(ordinal, content)
+       ORDER BY ordinal RETURNING id`,
+      [document.id, document.companyId, slice.map((_, i) => start + i), slice],
+    );
+    ids.push(...rows.map((row) => row.id));
+  }
+  return ids;
+}

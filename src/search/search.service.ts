@@ -1,0 +1,112 @@
+import { AppError, badUserInput } from '../shared/errors';
+import { reciprocalRankFusion } from './fusion';
+import { toVectorLiteral } from './embedder';
+import type { SearchBackend } from './ingestion.service';
+import type { SearchHit, SearchMode } from './search.types';
+
+export const DEFAULT_TOP_K = 10;
+export const MAX_TOP_K = 50;
+export const MAX_QUERY_CHARS = 2000;
+const MAX_COMPANY_FILTER = 100;
+
+export interface SearchRequest {
+  query: string;
+  companyIds?: number[] | null;
+  topK?: number | null;
+  mode?: SearchMode | null;
+}
+
+interface RankedId {
+  id: number;
+  score: number;
+}
+
+function validate(request: SearchRequest) {
+  const query = typeof request.query === 'string' ? request.query.trim() : '';
+  if (!query) throw badUserInput('query must not be empty');
+  if (query.length > MAX_QUERY_CHARS) throw badUserInput(`query must be at most ${MAX_QUERY_CHARS} characters`);
+  const topK = request.topK ?? DEFAULT_TOP_K;
+  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw badUserInput(`top_k must be a whole number from 1 to ${MAX_TOP_K}, got ${topK}`);
+  const companyIds = request.companyIds ?? null;
+  if (companyIds && companyIds.length > MAX_COMPANY_FILTER) throw badUserInput(`company_ids may name at most ${MAX_COMPANY_FILTER} companies`);
+  return { query, topK, companyIds: companyIds && companyIds.length > 0 ? [...new Set(companyIds)] : null, mode: request.mode ?? 'HYBRID' };
+}
+
+/**
+ * Full-text leg: the query's words OR-ed (a question rarely shares every word with its answer), ranked by
+ * cover density normalized by document length. The company filter is part of the WHERE clause.
+ */
+async function textLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
+  const rows: Array<{ id: number; score: number }> = await backend.dataSource.query(
+    `WITH q AS (SELECT replace(plainto_tsquery('english', $1)::text, '&', '|')::tsquery AS query)
+     SELECT c.id, ts_rank_cd(c.search_vector, q.query, 1)::float8 AS score
+       FROM document_chunks c, q
+      WHERE c.search_vector @@ q.query AND ($2::int[] IS NULL OR c.company_id = ANY($2::int[]))
+      ORDER BY score DESC, c.id
+      LIMIT $3`,
+    [query, companyIds, limit],
+  );
+  return rows;
+}
+
+/**
+ * Vector leg: nearest chunks by cosine distance through the model's HNSW index. Iterative index scans keep a
+ * company filter from starving the result (the filter is applied inside the index scan, not after LIMIT).
+ */
+async function vectorLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
+  const { embedder } = backend;
+  const vector = toVectorLiteral(await embedder.embedQuery(query));
+  const dims = embedder.dimensions;
+  return backend.dataSource.transaction(async (manager) => {
+    await manager.query(`SET LOCAL hnsw.ef_search = ${Math.max(100, limit)}`);
+    await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+    const rows: Array<{ id: number; score: number }> = await manager.query(
+      `SELECT chunk_id AS id, (1 - (embedding::vector(${dims}) <=> $1::vector(${dims})))::float8 AS score
+         FROM chunk_embeddings
+        WHERE model = $2 AND ($3::int[] IS NULL OR company_id = ANY($3::int[]))
+        ORDER BY embedding::vector(${dims}) <=> $1::vector(${dims})
+        LIMIT $4`,
+      [vector, embedder.model, companyIds, limit],
+    );
+    // relaxed_order may return neighbours slightly out of order.
+    return rows.sort((a, b) => b.score - a.score);
+  });
+}
+
+/** Hybrid (or single-leg) search over document chunks, best first. */
+export async function search(backend: SearchBackend, request: SearchRequest): Promise<SearchHit[]> {
+  const { query, topK, companyIds, mode } = validate(request);
+  if (mode === 'VECTOR' && !backend.vectorAvailable) {
+    throw new AppError('BAD_USER_INPUT', 'Vector search is unavailable: the database has no pgvector extension; use mode TEXT or HYBRID');
+  }
+  // Each leg brings more candidates than asked for, so fusion can promote what only one leg found.
+  const candidates = Math.max(topK * 4, 50);
+  const runText = mode !== 'VECTOR';
+  const runVector = mode !== 'TEXT' && backend.vectorAvailable;
+  const [text, vector] = await Promise.all([
+    runText ? textLeg(backend, query, companyIds, candidates) : Promise.resolve([]),
+    runVector ? vectorLeg(backend, query, companyIds, candidates) : Promise.resolve([]),
+  ]);
+
+  const fused = reciprocalRankFusion([text.map((r) => r.id), vector.map((r) => r.id)]);
+  const legScore = new Map((mode === 'TEXT' ? text : vector).map((r) => [r.id, r.score]));
+  const top = fused.slice(0, topK);
+  if (top.length === 0) return [];
+
+  const rows: Array<Omit<SearchHit, 'score' | 'textRank' | 'vectorRank'> & { chunkId: number }> = await backend.dataSource.query(
+    `SELECT c.id AS "chunkId", c.content, c.document_id AS "documentId", c.company_id AS "companyId", co.ticker,
+            d.title, d.doc_type AS "docType", d.period
+       FROM document_chunks c JOIN documents d ON d.id = c.document_id JOIN companies co ON co.id = c.company_id
+      WHERE c.id = ANY($1::int[])`,
+    [top.map((entry) => entry.id)],
+  );
+  const byId = new Map(rows.map((row) => [row.chunkId, row]));
+  return top
+    .filter((entry) => byId.has(entry.id))
+    .map((entry) => ({
+      ...(byId.get(entry.id) as (typeof rows)[number]),
+      score: mode === 'HYBRID' ? entry.score : (legScore.get(entry.id) as number),
+      textRank: entry.ranks[0],
+      vectorRank: entry.ranks[1],
+    }));
+}

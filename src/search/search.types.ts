@@ -1,0 +1,85 @@
+import { Field, Float, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Document } from './document.entity';
+
+export type SearchMode = 'HYBRID' | 'TEXT' | 'VECTOR';
+export const SearchModeEnum = { HYBRID: 'HYBRID', TEXT: 'TEXT', VECTOR: 'VECTOR' } as const satisfies Record<SearchMode, SearchMode>;
+registerEnumType(SearchModeEnum, {
+  name: 'SearchMode',
+  description: 'HYBRID fuses full-text and vector rankings (reciprocal rank fusion); TEXT and VECTOR run one leg alone.',
+});
+
+export type DocumentFormat = 'TEXT' | 'MARKDOWN' | 'HTML';
+export const DocumentFormatEnum = { TEXT: 'TEXT', MARKDOWN: 'MARKDOWN', HTML: 'HTML' } as const satisfies Record<DocumentFormat, DocumentFormat>;
+registerEnumType(DocumentFormatEnum, { name: 'DocumentFormat', description: 'How the content is written; HTML is converted to text.' });
+
+@ObjectType({ description: 'One chunk of a document that matched a search, best first.' })
+export class SearchHit {
+  @Field()
+  content!: string;
+
+  @Field(() => Float, { description: 'Fused score in HYBRID mode (sum of 1/(60+rank)), text rank or cosine similarity otherwise.' })
+  score!: number;
+
+  @Field(() => Int)
+  chunkId!: number;
+
+  @Field(() => Int)
+  documentId!: number;
+
+  @Field(() => Int)
+  companyId!: number;
+
+  @Field()
+  ticker!: string;
+
+  @Field()
+  title!: string;
+
+  @Field()
+  docType!: string;
+
+  @Field(() => String, { nullable: true })
+  period!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'Rank in the full-text leg (1 = best), null when that leg did not return it.' })
+  textRank!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Rank in the vector leg (1 = best), null when that leg did not return it.' })
+  vectorRank!: number | null;
+}
+
+@InputType({ description: 'A document to store and index for search.' })
+export class IngestDocumentInput {
+  @Field(() => Int)
+  companyId!: number;
+
+  @Field()
+  title!: string;
+
+  @Field({ description: 'e.g. 10-K, 10-Q, 8-K, 20-F, earnings-call, press-release, note, other.' })
+  docType!: string;
+
+  @Field()
+  content!: string;
+
+  @Field(() => DocumentFormatEnum, { defaultValue: 'TEXT' })
+  format!: DocumentFormat;
+
+  @Field(() => String, { nullable: true })
+  period?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO 8601 date or date-time.' })
+  publishedAt?: string | null;
+
+  @Field(() => String, { nullable: true })
+  sourceUrl?: string | null;
+}
+
+@ObjectType()
+export class IngestDocumentResult {
+  @Field(() => Document)
+  document!: Document;
+
+  @Field({ description: 'False when the same text was already stored for the company (the existing document is returned).' })
+  created!: boolean;
+}

@@ -1,0 +1,55 @@
+import { convert } from 'html-to-text';
+import { AppError } from '../shared/errors';
+import type { DocumentFormat } from './search.types';
+
+/**
+ * Plain text out of a document: HTML loses its markup but keeps its structure (block elements become paragraphs,
+ * a table row becomes one line with its non-empty cells joined by " | ", so the chunker keeps it whole), Markdown and text are
+ * kept as written. Line endings and runs of blank lines are normalized so the same content hashes the same.
+ */
+export function extractText(content: string, format: DocumentFormat): string {
+  const text = format === 'HTML' ? htmlToText(content) : content;
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+// Marks the end of a table cell through the conversion; never occurs in real text.
+const CELL_END = '\u241E';
+
+function htmlToText(html: string): string {
+  let text: string;
+  try {
+    text = convert(html.replace(/<\/(td|th)\s*>/gi, `${CELL_END}</$1>`), {
+      wordwrap: false,
+      selectors: [
+        { selector: 'a', options: { ignoreHref: true } },
+        { selector: 'img', format: 'skip' },
+        { selector: 'script', format: 'skip' },
+        { selector: 'style', format: 'skip' },
+        // Inline XBRL headers hold hidden facts, not readable text.
+        { selector: 'ix\\:header', format: 'skip' },
+        ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+        // A table row becomes one line; its cells are joined below.
+        { selector: 'table', format: 'block' },
+        { selector: 'tr', format: 'block', options: { leadingLineBreaks: 1, trailingLineBreaks: 1 } },
+        { selector: 'td', format: 'inline' },
+        { selector: 'th', format: 'inline' },
+      ],
+    });
+  } catch (error) {
+    throw new AppError('BAD_USER_INPUT', `The HTML could not be read: ${(error as Error).message}`);
+  }
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!line.includes(CELL_END)) return line;
+      const cells = line.split(CELL_END).map((cell) => cell.trim()).filter(Boolean);
+      // "$" and ")" or "%" often sit in cells of their own: glue them to the number they belong to.
+      return cells.join(' | ').replace(/\$ \| /g, '$').replace(/ \| ([)%])/g, '$1');
+    })
+    .join('\n');
+}

@@ -1,0 +1,196 @@
+import { expect } from 'chai';
+import { app } from './helpers/shared-app';
+import { graphql, request } from './helpers/http';
+import { TARGET } from './helpers/test-app';
+import { ingestDocument } from '../src/search/ingestion.service';
+import type { Embedder } from '../src/search/embedder';
+
+const post = (path: string, body: unknown) =>
+  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> => app().database.dataSource.query(query, parameters);
+
+async function companyByTicker(ticker: string): Promise<number> {
+  const { body } = await graphql(`query($t: String) { company(ticker: $t) { id } }`, { t: ticker });
+  return body.data.company.id;
+}
+
+async function counts(): Promise<{ documents: number; chunks: number }> {
+  const [row] = await sql('SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks');
+  return row;
+}
+
+const vectorAvailable = () => app().database.vectorAvailable;
+
+describe('documents and search', () => {
+  let companyId: number;
+  const unique = `zephyrine lattice ${Date.now()}`;
+
+  before(async () => {
+    const list = await request('/v1/companies?limit=1');
+    companyId = list.body.data[0].id;
+  });
+
+  it('has pgvector on the embedded database, and says so when a server has none', () => {
+    if (TARGET === 'embedded') expect(vectorAvailable()).to.equal(true);
+    else expect(typeof vectorAvailable()).to.equal('boolean');
+  });
+
+  it('ingests a document with its chunks, and returns the existing one for the same text', async () => {
+    const before = await counts();
+    const paragraphs = Array.from({ length: 8 }, (_, i) => `Paragraph ${i}: the ${unique} program expanded capacity in region ${i}. Demand was strong.`);
+    const document = { company_id: companyId, title: 'Capacity note', doc_type: 'note', period: 'fy2025', content: paragraphs.join('\n\n'), published_at: '2025-03-01', source_url: 'https://example.com/note' };
+    const first = await post('/v1/documents', document);
+    expect(first.status).to.equal(201);
+    expect(first.body.data.created).to.equal(true);
+    expect(first.body.data.document).to.include({ company_id: companyId, title: 'Capacity note', doc_type: 'note', period: 'FY2025' });
+    expect(first.body.data.document.chunk_count).to.be.at.least(1);
+    const after = await counts();
+    expect(after.documents).to.equal(before.documents + 1);
+    expect(after.chunks).to.equal(before.chunks + first.body.data.document.chunk_count);
+
+    // Same text (even with different line endings and trailing space) is the same document.
+    const again = await post('/v1/documents', { ...document, title: 'Another title', content: `${paragraphs.join('\r\n\r\n')}  ` });
+    expect(again.status).to.equal(200);
+    expect(again.body.data.created).to.equal(false);
+    expect(again.body.data.document.id).to.equal(first.body.data.document.id);
+    expect(await counts()).to.deep.equal(after);
+
+    const found = await post('/v1/search', { query: unique, company_ids: [companyId], top_k: 3 });
+    expect(found.status).to.equal(200);
+    expect(found.body.data[0]).to.include({ document_id: first.body.data.document.id, company_id: companyId, title: 'Capacity note', doc_type: 'note', period: 'FY2025' });
+    expect(Object.keys(found.body.data[0])).to.include.members(['content', 'score', 'chunk_id', 'document_id', 'company_id', 'ticker', 'title', 'doc_type', 'period']);
+  });
+
+  it('ingests HTML as text with table rows kept on one line, through the GraphQL mutation', async () => {
+    const html = `<html><body><h1>Quarterly update</h1><p>The ${unique} html note.</p>
+      <table><tr><th>Metric</th><th>2025</th><th>2024</th></tr><tr><td>Net sales</td><td>1,234</td><td>1,100</td></tr></table></body></html>`;
+    const { status, body } = await graphql(
+      `mutation($input: IngestDocumentInput!) { ingestDocument(input: $input) { created document { id chunkCount } } }`,
+      { input: { companyId, title: 'HTML note', docType: 'press-release', content: html, format: 'HTML' } },
+    );
+    expect(status).to.equal(200);
+    expect(body.data.ingestDocument.created).to.equal(true);
+    const [chunk] = await sql('SELECT content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [body.data.ingestDocument.document.id]);
+    expect(chunk.content).not.to.match(/<[a-z]/i);
+    expect(chunk.content).to.include('Net sales | 1,234 | 1,100');
+    expect(chunk.content).to.include('Metric | 2025 | 2024');
+  });
+
+  it('stores nothing when ingestion fails part-way (one transaction)', async () => {
+    const before = await counts();
+    // An embedder whose vectors do not fit the model's index makes the last step of the transaction fail.
+    const broken: Embedder = { model: 'broken-test-model', dimensions: 8, embedDocuments: async (texts) => texts.map(() => [1, 2, 3]), embedQuery: async () => [1, 2, 3] };
+    let failed = false;
+    try {
+      await ingestDocument({ dataSource: app().database.dataSource, embedder: broken, vectorAvailable: true }, {
+        companyId, title: 'Doomed', docType: 'note', format: 'TEXT', content: `This ${unique} document must not survive.`,
+      });
+    } catch {
+      failed = true;
+    }
+    expect(failed).to.equal(true);
+    expect(await counts()).to.deep.equal(before);
+    expect(await sql(`SELECT id FROM documents WHERE title = 'Doomed'`)).to.deep.equal([]);
+  });
+
+  it('ranks the right company first on the demo documents', async () => {
+    const cases: Array<[string, string]> = [
+      ['contract foundries export controls on advanced chips', 'Information Technology'],
+      ['clinical trials FDA approval of product candidates', 'Health Care'],
+      ['wildfires storms damage the grid and rate cases', 'Utilities'],
+      ['subscriber churn and exclusive content', 'Communication Services'],
+    ];
+    for (const [query, sector] of cases) {
+      const { body } = await post('/v1/search', { query, top_k: 5 });
+      const companies = (await request(`/v1/companies/${body.data[0].company_id}`)).body.data;
+      expect(companies.sector, query).to.equal(sector);
+    }
+    // A company filter is applied inside the search: only that company's chunks come back.
+    const target = await companyByTicker('NWSC');
+    const filtered = await post('/v1/search', { query: 'revenue and free cash flow', company_ids: [target], top_k: 10 });
+    expect(filtered.body.data.length).to.be.above(0);
+    expect(filtered.body.data.every((hit: any) => hit.company_id === target)).to.equal(true);
+    expect(filtered.body.data[0].ticker).to.equal('NWSC');
+  });
+
+  it('finds a company\'s own MD&A by name and figure wording in every mode it supports', async () => {
+    const modes = vectorAvailable() ? ['hybrid', 'text', 'vector'] : ['hybrid', 'text'];
+    for (const mode of modes) {
+      const { status, body } = await post('/v1/search', { query: 'Kestrel Bay Resorts capital expenditures and free cash flow', top_k: 5, mode });
+      expect(status, mode).to.equal(200);
+      const position = body.data.findIndex((hit: any) => /^Kestrel Bay Resorts .*management's discussion/.test(hit.title));
+      // The vector leg alone weighs the name no more than any other words, so it only has to find it near the top.
+      expect(position, mode).to.be.within(0, mode === 'vector' ? 4 : 0);
+      const scores = body.data.map((hit: any) => hit.score);
+      expect([...scores].sort((a, b) => b - a), mode).to.deep.equal(scores);
+    }
+  });
+
+  it('reports which leg found each hit in hybrid mode', async () => {
+    const { body } = await post('/v1/search', { query: 'interest rates and credit losses', top_k: 5 });
+    for (const hit of body.data) {
+      expect(hit.text_rank !== null || hit.vector_rank !== null).to.equal(true);
+      if (!vectorAvailable()) expect(hit.vector_rank).to.equal(null);
+    }
+  });
+
+  it('answers a vector-only search without pgvector with a clear 400', async function () {
+    if (vectorAvailable()) this.skip();
+    const { status, body } = await post('/v1/search', { query: 'anything', mode: 'vector' });
+    expect(status).to.equal(400);
+    expect(body.error.message).to.match(/pgvector/);
+  });
+
+  describe('validation', () => {
+    const searches: Array<[unknown, RegExp]> = [
+      [{ query: '' }, /query must not be empty/],
+      [{ query: '   \n ' }, /query must not be empty/],
+      [{}, /query is required/],
+      [{ query: 42 }, /query must be a string/],
+      [{ query: 'x', company_ids: 5 }, /company_ids must be an array of integers/],
+      [{ query: 'x', company_ids: ['1'] }, /company_ids must be an array of integers/],
+      [{ query: 'x', top_k: 0 }, /top_k must be a whole number from 1 to 50/],
+      [{ query: 'x', top_k: 51 }, /top_k must be a whole number from 1 to 50/],
+      [{ query: 'x', top_k: '5' }, /top_k must be an integer/],
+      [{ query: 'x', mode: 'fuzzy' }, /FUZZY/],
+      [{ query: 'x', limit: 5 }, /Unknown field "limit"/],
+      [['query'], /must be a JSON object/],
+    ];
+    for (const [body, message] of searches) {
+      it(`search ${JSON.stringify(body)} → 400`, async () => {
+        const response = await post('/v1/search', body);
+        expect(response.status).to.equal(400);
+        expect(response.body.error.code).to.equal('BAD_USER_INPUT');
+        expect(response.body.error.message).to.match(message);
+      });
+    }
+
+    it('refuses bad documents with 4xx and writes nothing', async () => {
+      const before = await counts();
+      const base = { company_id: companyId, title: 'T', doc_type: 'note', content: 'Some text.' };
+      const cases: Array<[unknown, number, RegExp]> = [
+        [{ ...base, content: '   ' }, 400, /content has no text/],
+        [{ ...base, company_id: 987654 }, 404, /No company with id 987654/],
+        [{ ...base, doc_type: 'tweet' }, 400, /doc_type "tweet" is not supported/],
+        [{ ...base, format: 'pdf' }, 400, /PDF/],
+        [{ ...base, period: 'H1-2024' }, 400, /period must be/],
+        [{ ...base, published_at: 'yesterday' }, 400, /published_at/],
+        [{ ...base, source_url: 'ftp://x' }, 400, /source_url/],
+        [{ ...base, title: '' }, 400, /title must not be empty/],
+        [{ ...base, pages: 3 }, 400, /Unknown field "pages"/],
+        [{ title: 'T' }, 400, /company_id is required/],
+      ];
+      for (const [body, status, message] of cases) {
+        const response = await post('/v1/documents', body);
+        expect(response.status, JSON.stringify(body)).to.equal(status);
+        expect(response.body.error.message, JSON.stringify(body)).to.match(message);
+      }
+      const wrongType = await request('/v1/documents', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+      expect(wrongType.status).to.equal(415);
+      const tooLarge = await post('/v1/documents', { ...base, content: 'x'.repeat(11 * 1024 * 1024) });
+      expect(tooLarge.status).to.equal(413);
+      expect(await counts()).to.deep.equal(before);
+    });
+  });
+});
