@@ -32,21 +32,41 @@ function validate(request: SearchRequest) {
   return { query, topK, companyIds: companyIds && companyIds.length > 0 ? [...new Set(companyIds)] : null, mode: request.mode ?? 'HYBRID' };
 }
 
+// A word in more than this share of the searched chunks says little about any of them: it is left out.
+const MAX_DOCUMENT_FREQUENCY = 0.4;
+
 /**
- * Full-text leg: the query's words OR-ed (a question rarely shares every word with its answer), ranked by
- * cover density normalized by document length. The company filter is part of the WHERE clause.
+ * Full-text leg, scored like BM25 without term frequency: each query word that a chunk contains adds the word's
+ * inverse document frequency, so rare words ("capex", a company name) outweigh common ones ("million", "year");
+ * `ts_rank_cd` (cover density, length-normalized) breaks ties. PostgreSQL's own ranking has no IDF, which makes
+ * long natural-language questions rank poorly. A chunk needs one of the words (they are OR-ed), and the company
+ * filter is part of every statement.
  */
 async function textLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
-  const rows: Array<{ id: number; score: number }> = await backend.dataSource.query(
-    `WITH q AS (SELECT replace(plainto_tsquery('english', $1)::text, '&', '|')::tsquery AS query)
-     SELECT c.id, ts_rank_cd(c.search_vector, q.query, 1)::float8 AS score
-       FROM document_chunks c, q
-      WHERE c.search_vector @@ q.query AND ($2::int[] IS NULL OR c.company_id = ANY($2::int[]))
-      ORDER BY score DESC, c.id
-      LIMIT $3`,
-    [query, companyIds, limit],
+  const frequencies: Array<{ lexeme: string; df: number; total: number }> = await backend.dataSource.query(
+    `WITH scope AS (SELECT search_vector FROM document_chunks WHERE $2::int[] IS NULL OR company_id = ANY($2::int[]))
+     SELECT t.lexeme,
+            (SELECT count(*) FROM scope WHERE scope.search_vector @@ quote_literal(t.lexeme)::tsquery)::int AS df,
+            (SELECT count(*) FROM scope)::int AS total
+       FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS t(lexeme)`,
+    [query, companyIds],
   );
-  return rows;
+  const terms = frequencies.filter((term) => term.df > 0 && term.df <= Math.max(1, term.total * MAX_DOCUMENT_FREQUENCY));
+  if (terms.length === 0) return [];
+  const total = terms[0].total;
+  const weights = terms.map((term) => Math.log(1 + (total - term.df + 0.5) / (term.df + 0.5)));
+  return backend.dataSource.query(
+    `WITH q AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query FROM unnest($1::text[]) AS t(lexeme))
+     SELECT c.id,
+            ((SELECT sum(w.weight) FROM unnest($1::text[], $2::float8[]) AS w(lexeme, weight)
+               WHERE c.search_vector @@ quote_literal(w.lexeme)::tsquery)
+             + ts_rank_cd(c.search_vector, q.query, 1))::float8 AS score
+       FROM document_chunks c, q
+      WHERE c.search_vector @@ q.query AND ($3::int[] IS NULL OR c.company_id = ANY($3::int[]))
+      ORDER BY score DESC, c.id
+      LIMIT $4`,
+    [terms.map((term) => term.lexeme), weights, companyIds, limit],
+  );
 }
 
 /**

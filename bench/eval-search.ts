@@ -1,0 +1,239 @@
+/**
+ * Retrieval evaluation of the search module on real public data (not part of `npm test`: the data is not shipped).
+ *
+ *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--skip-tatqa] [--tatqa-limit N]
+ *
+ * FinanceBench: every page of `<folder>/financebench/corpus.jsonl` is stored as one document of its company; each
+ * question of `queries_dev.jsonl` (or --queries) is searched and the chunks are mapped back to pages. Reports
+ * Recall@5, Recall@10, MRR@10 and document Hit@1 for the text leg, the vector leg and hybrid, globally and filtered
+ * by company. TAT-QA: every context of the questions' split becomes a "company", so a company-filtered search ranks
+ * the passages of one context; reports Recall@1, Recall@3 and MRR.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { loadConfig } from '../src/config/config';
+import { createLogger } from '../src/shared/logger';
+import { migrate, openDatabase, withStartupLock, type Database } from '../src/db/database';
+import { createEmbedder, createSearchBackend } from '../src/search/search-backend';
+import { ingestDocument, type SearchBackend } from '../src/search/ingestion.service';
+import { search } from '../src/search/search.service';
+import type { SearchMode } from '../src/search/search.types';
+
+const MODES: SearchMode[] = ['TEXT', 'VECTOR', 'HYBRID'];
+const CHUNKS_PER_QUERY = 50;
+
+interface Options {
+  folder: string;
+  queries: string | null;
+  json: boolean;
+  skipTatqa: boolean;
+  tatqaLimit: number | null;
+}
+
+function readOptions(argv: string[]): Options {
+  const options: Options = { folder: '', queries: null, json: false, skipTatqa: false, tatqaLimit: null };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--json') options.json = true;
+    else if (arg === '--skip-tatqa') options.skipTatqa = true;
+    else if (arg === '--queries') options.queries = argv[++i];
+    else if (arg === '--tatqa-limit') options.tatqaLimit = Number(argv[++i]);
+    else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--skip-tatqa] [--tatqa-limit N]');
+  return options;
+}
+
+async function readJsonl<T>(file: string): Promise<T[]> {
+  const rows: T[] = [];
+  const lines = readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) if (line.trim()) rows.push(JSON.parse(line) as T);
+  return rows;
+}
+
+function progress(json: boolean, message: string): void {
+  if (!json) process.stderr.write(`${message}\n`);
+}
+
+/** Companies for the evaluation corpus; returns name → id. */
+async function createCompanies(database: Database, names: string[], sectorOf: (name: string) => string): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const [index, name] of names.entries()) {
+    const [row] = await database.dataSource.query(
+      `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ($1, $2, $3, 'USD', 12) RETURNING id`,
+      [name.slice(0, 200), `E${index}`, sectorOf(name).slice(0, 64)],
+    );
+    ids.set(name, row.id);
+  }
+  return ids;
+}
+
+/** Stores passages as documents; returns document id → the passage ids it stands for (identical texts share one). */
+async function ingestPassages(
+  backend: SearchBackend,
+  passages: Array<{ id: string; companyId: number; text: string; docType: string }>,
+  json: boolean,
+): Promise<{ passagesOf: Map<number, string[]>; seconds: number; chunks: number }> {
+  const passagesOf = new Map<number, string[]>();
+  const started = Date.now();
+  let chunks = 0;
+  for (const [index, passage] of passages.entries()) {
+    if (!passage.text.trim()) continue;
+    const { document, created } = await ingestDocument(backend, {
+      companyId: passage.companyId, title: passage.id.slice(0, 300), docType: passage.docType, content: passage.text, format: 'TEXT',
+    });
+    if (created) chunks += document.chunkCount;
+    passagesOf.set(document.id, [...(passagesOf.get(document.id) ?? []), passage.id]);
+    if ((index + 1) % 1000 === 0) progress(json, `  ingested ${index + 1}/${passages.length} passages`);
+  }
+  return { passagesOf, seconds: (Date.now() - started) / 1000, chunks };
+}
+
+/** Passage ids ranked for a query: chunks mapped to their passages, first occurrence wins. */
+async function rankPassages(backend: SearchBackend, passagesOf: Map<number, string[]>, query: string, mode: SearchMode, companyIds: number[] | null): Promise<string[]> {
+  const hits = await search(backend, { query: query.slice(0, 2000), mode, topK: CHUNKS_PER_QUERY, companyIds });
+  const ranked: string[] = [];
+  for (const hit of hits) for (const id of passagesOf.get(hit.documentId) ?? []) if (!ranked.includes(id)) ranked.push(id);
+  return ranked;
+}
+
+interface Metrics {
+  queries: number;
+  [metric: string]: number;
+}
+
+function score(rankings: Array<{ ranked: string[]; gold: string[] }>, cutoffs: number[], mrrAt: number): Metrics {
+  const metrics: Metrics = { queries: rankings.length };
+  for (const k of cutoffs) {
+    metrics[`recall@${k}`] = mean(rankings.map(({ ranked, gold }) => gold.filter((id) => ranked.slice(0, k).includes(id)).length / gold.length));
+  }
+  metrics[`mrr@${mrrAt}`] = mean(rankings.map(({ ranked, gold }) => {
+    const position = ranked.slice(0, mrrAt).findIndex((id) => gold.includes(id));
+    return position < 0 ? 0 : 1 / (position + 1);
+  }));
+  return metrics;
+}
+
+const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
+const round = (value: number) => Math.round(value * 1000) / 1000;
+
+interface FinanceBenchQuery {
+  id: string;
+  question: string;
+  company: string;
+  doc_name: string;
+  gold_passage_ids: string[];
+  full_doc_in_corpus: boolean;
+}
+
+async function evaluateFinanceBench(backend: SearchBackend, database: Database, options: Options) {
+  const corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; gics_sector: string; text: string }>(
+    path.join(options.folder, 'financebench', 'corpus.jsonl'),
+  );
+  const queries = await readJsonl<FinanceBenchQuery>(options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'));
+  const sectors = new Map(corpus.map((page) => [page.company, page.gics_sector]));
+  const companyIds = await createCompanies(database, [...sectors.keys()], (name) => sectors.get(name) ?? 'Unknown');
+  const docTypes: Record<string, string> = { '10k': '10-K', '10q': '10-Q', '8k': '8-K', earnings: 'press-release' };
+  progress(options.json, `FinanceBench: ingesting ${corpus.length} pages of ${companyIds.size} companies`);
+  const ingestion = await ingestPassages(
+    backend,
+    corpus.map((page) => ({ id: page.id, companyId: companyIds.get(page.company) as number, text: page.text, docType: docTypes[page.doc_type] ?? 'other' })),
+    options.json,
+  );
+  const docOf = new Map(corpus.map((page) => [page.id, page.doc_name]));
+
+  const results: Record<string, Record<string, Metrics>> = {};
+  for (const setting of ['global', 'company'] as const) {
+    for (const mode of MODES) {
+      const rankings = [];
+      for (const query of queries) {
+        const filter = setting === 'company' ? [companyIds.get(query.company)].filter((id): id is number => id !== undefined) : null;
+        const ranked = await rankPassages(backend, ingestion.passagesOf, query.question, mode, filter);
+        rankings.push({ ranked, gold: query.gold_passage_ids, full: query.full_doc_in_corpus, doc: query.doc_name });
+      }
+      const full = rankings.filter((r) => r.full);
+      const key = `${setting}/${mode.toLowerCase()}`;
+      results[key] = {
+        full_doc: { ...score(full, [5, 10], 10), 'doc_hit@1': mean(full.map((r) => (docOf.get(r.ranked[0]) === r.doc ? 1 : 0))) },
+        all: score(rankings, [5, 10], 10),
+      };
+      progress(options.json, `  ${key}: recall@5 ${round(results[key].full_doc['recall@5'])} (full-document queries)`);
+    }
+  }
+  return { pages: corpus.length, queries: queries.length, chunks: ingestion.chunks, ingest_seconds: round(ingestion.seconds), results };
+}
+
+async function evaluateTatqa(backend: SearchBackend, database: Database, options: Options) {
+  const queries = await readJsonl<{ id: string; split: string; context_id: string; question: string; gold_passage_ids: string[]; answer_from: string }>(
+    path.join(options.folder, 'tatqa', 'queries_dev.jsonl'),
+  );
+  const limited = options.tatqaLimit ? queries.slice(0, options.tatqaLimit) : queries;
+  const contexts = [...new Set(limited.map((query) => query.context_id))];
+  const wanted = new Set(contexts);
+  const corpus = (await readJsonl<{ id: string; context_id: string; text: string }>(path.join(options.folder, 'tatqa', 'corpus.jsonl'))).filter(
+    (passage) => wanted.has(passage.context_id),
+  );
+  const companyIds = await createCompanies(database, contexts.map((id) => `tatqa ${id}`), () => 'TAT-QA');
+  progress(options.json, `TAT-QA: ingesting ${corpus.length} passages of ${contexts.length} contexts`);
+  const ingestion = await ingestPassages(
+    backend,
+    corpus.map((passage) => ({ id: passage.id, companyId: companyIds.get(`tatqa ${passage.context_id}`) as number, text: passage.text, docType: 'annual-report' })),
+    options.json,
+  );
+  const results: Record<string, Metrics> = {};
+  for (const mode of MODES) {
+    const rankings = [];
+    for (const query of limited) {
+      const filter = [companyIds.get(`tatqa ${query.context_id}`) as number];
+      rankings.push({ ranked: await rankPassages(backend, ingestion.passagesOf, query.question, mode, filter), gold: query.gold_passage_ids });
+    }
+    results[`within_context/${mode.toLowerCase()}`] = score(rankings, [1, 3], 10);
+    progress(options.json, `  within_context/${mode.toLowerCase()}: recall@1 ${round(results[`within_context/${mode.toLowerCase()}`]['recall@1'])}`);
+  }
+  return { passages: corpus.length, queries: limited.length, ingest_seconds: round(ingestion.seconds), results };
+}
+
+function printTable(title: string, results: Record<string, Record<string, number>>): void {
+  const columns = [...new Set(Object.values(results).flatMap((metrics) => Object.keys(metrics)))];
+  process.stdout.write(`\n${title}\n${['setting/mode'.padEnd(22), ...columns.map((c) => c.padStart(10))].join(' ')}\n`);
+  for (const [name, metrics] of Object.entries(results)) {
+    process.stdout.write(`${[name.padEnd(22), ...columns.map((c) => String(round(metrics[c] ?? NaN)).padStart(10))].join(' ')}\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-eval-'));
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'error' });
+  const database = await openDatabase(config, createLogger('error'));
+  try {
+    await withStartupLock(database, (runner) => migrate(database, runner));
+    const backend = createSearchBackend(database.dataSource, await createEmbedder(config), database.vectorAvailable);
+    const report: Record<string, unknown> = { embedder: backend.embedder.model, database: database.kind };
+    report.financebench = await evaluateFinanceBench(backend, database, options);
+    if (!options.skipTatqa) report.tatqa = await evaluateTatqa(backend, database, options);
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(report, (_key, value) => (typeof value === 'number' ? round(value) : value))}\n`);
+      return;
+    }
+    const fb = report.financebench as Awaited<ReturnType<typeof evaluateFinanceBench>>;
+    process.stdout.write(`\nembedder ${report.embedder}; FinanceBench ${fb.pages} pages (${fb.chunks} chunks, ingested in ${fb.ingest_seconds} s), ${fb.queries} queries\n`);
+    printTable('FinanceBench, queries whose document is fully in the corpus', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.full_doc])));
+    printTable('FinanceBench, all queries', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.all])));
+    if (report.tatqa) {
+      const tq = report.tatqa as Awaited<ReturnType<typeof evaluateTatqa>>;
+      printTable(`TAT-QA dev, ${tq.queries} questions ranked within their context (${tq.passages} passages)`, tq.results);
+    }
+  } finally {
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`eval:search failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
