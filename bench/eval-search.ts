@@ -16,7 +16,7 @@ import readline from 'node:readline';
 import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/shared/logger';
 import { migrate, openDatabase, withStartupLock, type Database } from '../src/db/database';
-import { createEmbedder, createSearchBackend } from '../src/search/search-backend';
+import { prepareSearch } from '../src/search/search-backend';
 import { ingestDocument, type SearchBackend } from '../src/search/ingestion.service';
 import { search } from '../src/search/search.service';
 import type { SearchMode } from '../src/search/search.types';
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, createLogger('error'));
   try {
     await withStartupLock(database, (runner) => migrate(database, runner));
-    const backend = createSearchBackend(database.dataSource, await createEmbedder(config), database.vectorAvailable);
+    const backend = await prepareSearch(database, config, createLogger('error'));
     const report: Record<string, unknown> = { embedder: backend.embedder.model, database: database.kind };
     report.financebench = await evaluateFinanceBench(backend, database, options);
     if (!options.skipTatqa) report.tatqa = await evaluateTatqa(backend, database, options);

@@ -10,7 +10,6 @@
  *   BENCH_SECONDS=5               length of each timed run (default 10), after a 2 s warm-up that is not reported
  *   DATABASE_URL=postgres://...   run against that server, in a database created for the run and dropped after it
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,12 +17,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
-import { Client, Pool } from 'pg';
+import { Pool } from 'pg';
 import { startApp, type App } from '../src/app';
 import { loadConfig } from '../src/config/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 import { sendJson } from '../src/http/respond';
 import { createLogger, type Logger } from '../src/shared/logger';
+import { BenchError, Teardown, createThrowawayDatabase, messageOf, type BenchDatabase } from './bench-support';
 
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 2;
@@ -37,8 +37,6 @@ const SETTLE_LIMIT_MS = 15_000;
 /** How long a clean exit may take once everything is closed before we call it a leak and exit anyway. */
 const EXIT_GRACE_MS = 5_000;
 
-/** An expected failure (bad option, unexpected answer): its message alone says what went wrong. */
-class BenchError extends Error {}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
@@ -61,44 +59,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Teardown
-
-/**
- * Shutdown steps, run newest first so each resource goes before the ones it depends on (the servers before the
- * database, the database before its folder). Every step runs even when an earlier one failed.
- */
-class Teardown {
-  private readonly steps: Array<{ label: string; run: () => unknown }> = [];
-
-  add(label: string, run: () => unknown): void {
-    this.steps.push({ label, run });
-  }
-
-  /** Returns what could not be shut down, one line per failed step. */
-  async runAll(): Promise<string[]> {
-    const failures: string[] = [];
-    for (const step of this.steps.splice(0).reverse()) {
-      try {
-        await step.run();
-      } catch (error) {
-        failures.push(`${step.label}: ${messageOf(error)}`);
-      }
-    }
-    return failures;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Database
-
-interface BenchDatabase {
-  kind: 'embedded' | 'postgresql';
-  /** For the report, e.g. "PostgreSQL 15.2 at 127.0.0.1:5432 (database fis_bench_…)"; never the credentials. */
-  description: string;
-  url: string;
-  /** Pool size for each of the two servers: PGlite has one backend session, so one connection each. */
-  poolSize: number;
-}
 
 async function startEmbedded(tempDir: string, teardown: Teardown): Promise<BenchDatabase> {
   // Two connections, one for the service's pool and one for the baseline's. They share PGlite's single session,
@@ -106,38 +67,6 @@ async function startEmbedded(tempDir: string, teardown: Teardown): Promise<Bench
   const embedded = await startEmbeddedPostgres(path.join(tempDir, 'pglite'), 2);
   teardown.add('stop embedded PostgreSQL', () => embedded.stop());
   return { kind: 'embedded', description: `embedded PostgreSQL (PGlite) in ${tempDir}`, url: embedded.url, poolSize: 1 };
-}
-
-/** Runs `work` on a short-lived connection to the database named in `url` (the server's maintenance database). */
-async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh database on the server, so the run neither sees nor disturbs anyone's data; dropped at teardown. */
-async function createThrowawayDatabase(serverUrl: string, teardown: Teardown): Promise<BenchDatabase> {
-  // Lowercase hex only, so the name needs no quoting.
-  const name = `fis_bench_${crypto.randomBytes(4).toString('hex')}`;
-  try {
-    await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  } catch (error) {
-    throw new BenchError(`could not create database ${name} on the DATABASE_URL server ${new URL(serverUrl).host}: ${messageOf(error)}`);
-  }
-  // FORCE: a connection the service failed to close must not keep the database alive.
-  teardown.add(`drop database ${name}`, () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
-
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const version = await withClient(url.toString(), async (client) => {
-    const result = await client.query<{ server_version: string }>('SHOW server_version');
-    return result.rows[0].server_version;
-  });
-  return { kind: 'postgresql', description: `PostgreSQL ${version} at ${url.host} (database ${name})`, url: url.toString(), poolSize: 10 };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -561,9 +490,6 @@ async function benchmark(options: BenchOptions, teardown: Teardown, signal: Abor
   };
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2), process.env);

@@ -64,14 +64,14 @@ function withoutUndefined(value: unknown): unknown {
 }
 
 /** Turns GraphQL errors of an in-process execution into the REST error with the same code. */
-function toAppError(errors: readonly GraphQLError[], hasData: boolean, logger: Logger): AppError {
+function toAppError(errors: readonly GraphQLError[], logger: Logger): AppError {
   const [first] = errors;
   const code = first.extensions?.code;
   if (typeof code === 'string' && statusForCode(code) !== undefined && code !== 'INTERNAL_SERVER_ERROR') {
     return new AppError(code as ErrorCode, first.message, first.extensions?.details);
   }
-  // Without data, graphql-js rejected the variables before running anything: the caller's input is at fault.
-  if (!hasData) return new AppError('BAD_USER_INPUT', first.message);
+  // An error without a path came before any resolver ran: graphql-js rejected the variables, the input is at fault.
+  if (first.path === undefined) return new AppError('BAD_USER_INPUT', first.message);
   logger.error('rest operation failed', { error: first.originalError?.stack ?? first.message, path: first.path });
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }
@@ -106,7 +106,7 @@ export function createRestFacade(
         : null;
       const variables = withoutUndefined(route.variables(params, body)) as Record<string, unknown>;
       const result = await execute({ schema, document, variableValues: variables, contextValue: createContext() });
-      if (result.errors?.length) throw toAppError(result.errors, result.data !== undefined && result.data !== null, logger);
+      if (result.errors?.length) throw toAppError(result.errors, logger);
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);
       sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: snakeCaseKeys(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });

@@ -4,7 +4,7 @@ import type { AppConfig } from './config/config';
 import type { Logger } from './shared/logger';
 import { openDatabase, migrate, withStartupLock, type Database } from './db/database';
 import { seedDemoDocuments, seedIfEmpty } from './demo/seed';
-import { backfillEmbeddings, createEmbedder, createSearchBackend } from './search/search-backend';
+import { prepareSearch } from './search/search-backend';
 import { buildAppSchema } from './graphql/schema';
 import { createGraphQLHandler, sendGraphQLTransportError } from './graphql/graphql-handler';
 import { createRequestContext, type Services } from './graphql/context';
@@ -41,15 +41,10 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       logger.warn('pgvector is not installed on this PostgreSQL server: search runs on full text only');
     }
 
-    const embedder = await createEmbedder(config);
-    const services: Services = {
-      dataSource: database.dataSource,
-      search: createSearchBackend(database.dataSource, embedder, database.vectorAvailable),
-    };
-    await backfillEmbeddings(services.search, logger);
+    const services: Services = { dataSource: database.dataSource, search: await prepareSearch(database, config, logger) };
     if (config.seedDemoData) {
       const documents = await seedDemoDocuments(services.search);
-      if (documents > 0) logger.info('seeded demo documents', { documents, model: embedder.model });
+      if (documents > 0) logger.info('seeded demo documents', { documents, model: services.search.embedder.model });
     }
 
     const schema = buildAppSchema();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { App } from '../src/app';
-import { backfillEmbeddings } from '../src/search/search-backend';
+import { prepareModel } from '../src/search/search-backend';
 import { BuiltinEmbedder } from '../src/search/builtin-embedder';
 import { createLogger } from '../src/shared/logger';
 import { startTestApp, TARGET } from './helpers/test-app';
@@ -31,7 +31,9 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
     expect(fake.requests.every((r) => r.path === '/v1/embeddings' && r.authorization === 'Bearer sk-test-key')).to.equal(true);
     expect(fake.requests[0].body.model).to.equal('fake-embed');
     const [{ models }] = await app.database.dataSource.query(`SELECT array_agg(DISTINCT model) AS models FROM chunk_embeddings`);
-    expect(models).to.deep.equal(['openai:fake-embed']);
+    // The stored model names the endpoint and the size, so vectors of different spaces never mix.
+    expect(models).to.have.length(1);
+    expect(models[0]).to.match(/^openai:127\.0\.0\.1:\d+\/fake-embed@64$/);
     const [{ dims }] = await app.database.dataSource.query('SELECT vector_dims(embedding) AS dims FROM chunk_embeddings LIMIT 1');
     expect(dims).to.equal(FAKE_DIMENSIONS);
     const { status, body } = await post(app, '/v1/search', { query: 'clinical trials and FDA approval', mode: 'vector', top_k: 3 });
@@ -60,14 +62,18 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
   });
 
   it('keeps the vectors of one model when switching to another, and fills in the new model', async () => {
-    const backend = { dataSource: app.database.dataSource, embedder: new BuiltinEmbedder(), vectorAvailable: true };
-    const embedded = await backfillEmbeddings(backend, createLogger('silent'));
+    const embedded = await prepareModel(app.database, new BuiltinEmbedder(), createLogger('silent'));
     const [{ chunks }] = await app.database.dataSource.query('SELECT count(*)::int AS chunks FROM document_chunks');
     expect(embedded).to.equal(chunks);
     const rows: Array<{ model: string; n: number }> = await app.database.dataSource.query(
       'SELECT model, count(*)::int AS n FROM chunk_embeddings GROUP BY model ORDER BY model',
     );
-    expect(rows).to.deep.equal([{ model: 'builtin-hash-v1', n: chunks }, { model: 'openai:fake-embed', n: chunks }]);
-    expect(await backfillEmbeddings(backend, createLogger('silent'))).to.equal(0);
+    expect(rows.map((row) => row.n)).to.deep.equal([chunks, chunks]);
+    expect(rows[0].model).to.equal('builtin-hash-v1');
+    expect(rows[1].model).to.match(/^openai:/);
+    expect(await prepareModel(app.database, new BuiltinEmbedder(), createLogger('silent'))).to.equal(0);
+    // Both models now answer vector searches over the same chunks.
+    const { body } = await post(app, '/v1/search', { query: 'clinical trials', mode: 'vector', top_k: 2 });
+    expect(body.data).to.have.length(2);
   });
 });

@@ -81,6 +81,12 @@ describe('GraphQL /graphql', () => {
     }
   });
 
+  it('answers a NUL byte in a search with a 400, not a database error', async () => {
+    const response = await graphql('query($q: String!) { search(query: $q) { chunkId } }', { q: 'a\u0000b' });
+    expect(response.status).to.equal(400);
+    expect(response.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+  });
+
   it('refuses subscriptions with a pointer to the streaming endpoint', async () => {
     const response = await graphql('subscription { chat { token } }');
     expect(response.status).to.equal(400);

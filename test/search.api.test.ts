@@ -79,11 +79,11 @@ describe('documents and search', () => {
 
   it('stores nothing when ingestion fails part-way (one transaction)', async () => {
     const before = await counts();
-    // An embedder whose vectors do not fit the model's index makes the last step of the transaction fail.
-    const broken: Embedder = { model: 'broken-test-model', dimensions: 8, embedDocuments: async (texts) => texts.map(() => [1, 2, 3]), embedQuery: async () => [1, 2, 3] };
+    // An embedder that returns empty vectors (which pgvector refuses) makes the last step of the transaction fail.
+    const broken: Embedder = { model: 'broken-test-model', dimensions: 8, embedDocuments: async (texts) => texts.map(() => []), embedQuery: async () => [] };
     let failed = false;
     try {
-      await ingestDocument({ dataSource: app().database.dataSource, embedder: broken, vectorAvailable: true }, {
+      await ingestDocument({ dataSource: app().database.dataSource, embedder: broken, vectorAvailable: true, iterativeScan: false }, {
         companyId, title: 'Doomed', docType: 'note', format: 'TEXT', content: `This ${unique} document must not survive.`,
       });
     } catch {
@@ -142,8 +142,35 @@ describe('documents and search', () => {
     expect(body.error.message).to.match(/pgvector/);
   });
 
+  it('keeps common words when nothing rarer is asked for, and answers symbol-only queries with nothing', async () => {
+    const common = await post('/v1/search', { query: 'revenue', mode: 'text', top_k: 3 });
+    expect(common.body.data).to.have.length(3);
+    const target = await companyByTicker('NWSC');
+    const ownName = await post('/v1/search', { query: 'Northwind', mode: 'text', company_ids: [target] });
+    expect(ownName.body.data.length).to.be.above(0);
+    for (const mode of ['vector', 'hybrid', 'text']) {
+      if (mode === 'vector' && !vectorAvailable()) continue;
+      for (const query of ['the and of', '!!! ??? ...']) {
+        const response = await post('/v1/search', { query, mode });
+        expect(response.status, `${mode} ${query}`).to.equal(200);
+        expect(response.body.data, `${mode} ${query}`).to.deep.equal([]);
+      }
+    }
+  });
+
+  it('ingests several documents at once without losing any', async () => {
+    const before = await counts();
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => post('/v1/documents', { company_id: companyId, title: `Parallel ${i}`, doc_type: 'note', content: `Parallel note ${i} about ${unique}.` })),
+    );
+    expect(responses.map((r) => r.status)).to.deep.equal([201, 201, 201, 201, 201, 201]);
+    expect((await counts()).documents).to.equal(before.documents + 6);
+  });
+
   describe('validation', () => {
     const searches: Array<[unknown, RegExp]> = [
+      [{ query: 'foo\u0000bar' }, /NUL/],
+      [{ query: 'x', company_ids: [] }, /company_ids must not be empty/],
       [{ query: '' }, /query must not be empty/],
       [{ query: '   \n ' }, /query must not be empty/],
       [{}, /query is required/],
@@ -180,6 +207,11 @@ describe('documents and search', () => {
         [{ ...base, title: '' }, 400, /title must not be empty/],
         [{ ...base, pages: 3 }, 400, /Unknown field "pages"/],
         [{ title: 'T' }, 400, /company_id is required/],
+        [{ ...base, content: 'bad\u0000byte' }, 400, /NUL/],
+        [{ ...base, title: 'nul\u0000title' }, 400, /NUL/],
+        [{ ...base, published_at: '2024-02-30' }, 400, /published_at/],
+        [{ ...base, published_at: '2024-02-01T10:00:00' }, 400, /time zone/],
+        [{ ...base, source_url: `https://example.com/${'a'.repeat(2100)}` }, 400, /at most 2000/],
       ];
       for (const [body, status, message] of cases) {
         const response = await post('/v1/documents', body);

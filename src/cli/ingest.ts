@@ -12,7 +12,7 @@ import { loadConfig } from '../config/config';
 import { createLogger } from '../shared/logger';
 import { migrate, openDatabase, withStartupLock } from '../db/database';
 import { findCompany } from '../companies/company.service';
-import { createEmbedder, createSearchBackend } from '../search/search-backend';
+import { prepareSearch } from '../search/search-backend';
 import { ingestDocument } from '../search/ingestion.service';
 import type { DocumentFormat } from '../search/search.types';
 
@@ -101,7 +101,7 @@ async function viaDatabase(options: Options): Promise<{ ingest: Ingest; close():
     await withStartupLock(database, (runner) => migrate(database, runner));
     const company = await findCompany(database.dataSource, null, options.company);
     if (!company) throw new Error(`no company with ticker ${options.company}`);
-    const backend = createSearchBackend(database.dataSource, await createEmbedder(config), database.vectorAvailable);
+    const backend = await prepareSearch(database, config, createLogger('warn'));
     return {
       ingest: async (file, content) => {
         const { document, created } = await ingestDocument(backend, {

@@ -4,7 +4,7 @@ import { loadConfig } from '../config/config';
 import { createLogger } from '../shared/logger';
 import { migrate, openDatabase, withStartupLock } from '../db/database';
 import { reseed, seedDemoDocuments } from '../demo/seed';
-import { createEmbedder, createSearchBackend } from '../search/search-backend';
+import { prepareSearch } from '../search/search-backend';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -14,8 +14,7 @@ async function main(): Promise<void> {
       await migrate(database, runner);
       return reseed(runner.manager);
     });
-    const backend = createSearchBackend(database.dataSource, await createEmbedder(config), database.vectorAvailable);
-    const documents = await seedDemoDocuments(backend);
+    const documents = await seedDemoDocuments(await prepareSearch(database, config, createLogger('warn')));
     process.stdout.write(
       `Seeded ${report.companies} companies, ${report.statements} statements and ${documents} documents (${database.kind} database)\n`,
     );

@@ -14,6 +14,8 @@ export interface Database {
   kind: 'embedded' | 'external';
   /** Whether the server offers pgvector (the vector leg of search needs it). */
   vectorAvailable: boolean;
+  /** The installed pgvector version, when there is one. */
+  vectorVersion: string | null;
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
     counter,
     kind: embedded ? 'embedded' : 'external',
     vectorAvailable: false,
+    vectorVersion: null,
     async close() {
       await dataSource.destroy();
       await embedded?.stop();
@@ -111,5 +114,6 @@ export async function migrate(database: Database, runner: QueryRunner): Promise<
   const executor = new MigrationExecutor(database.dataSource, runner);
   executor.transaction = 'each';
   await executor.executePendingMigrations();
-  database.vectorAvailable = await ensureVectorSchema(runner);
+  database.vectorVersion = await ensureVectorSchema(runner);
+  database.vectorAvailable = database.vectorVersion !== null;
 }

@@ -15,6 +15,7 @@ export const BUILTIN_MODEL = 'builtin-hash-v1';
 export const BUILTIN_DIMENSIONS = 384;
 
 const WEIGHT = { word: 1, concept: 1.6, ngram: 0.35, pair: 0.4 };
+const YIELD_EVERY = 64;
 
 const STOP_WORDS = new Set(
   ('a an and are as at be been being but by can could did do does for from had has have how i if in into is it its ' +
@@ -40,8 +41,10 @@ export function stem(word: string): string {
   return word;
 }
 
+/** Lower-case words and numbers; accents are folded ("Nestlé" → "nestle") so spellings with and without meet. */
 export function tokenize(text: string): string[] {
-  return (text.toLowerCase().replace(/&/g, ' and ').match(/[a-z0-9]+/g) ?? []).filter((token) => token.length > 1 || /\d/.test(token));
+  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/&/g, ' and ');
+  return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).filter((token) => token.length > 1 || /\d/.test(token));
 }
 
 /** Stemmed phrase → concept names, with phrases up to this many words. */
@@ -100,7 +103,13 @@ export class BuiltinEmbedder implements Embedder {
   readonly dimensions = BUILTIN_DIMENSIONS;
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
-    return texts.map((text) => embedText(text, this.dimensions));
+    const vectors: number[][] = [];
+    for (let start = 0; start < texts.length; start += YIELD_EVERY) {
+      // A large document is thousands of chunks: give other requests a turn between batches.
+      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const text of texts.slice(start, start + YIELD_EVERY)) vectors.push(embedText(text, this.dimensions));
+    }
+    return vectors;
   }
 
   async embedQuery(text: string): Promise<number[]> {

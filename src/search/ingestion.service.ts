@@ -19,6 +19,8 @@ export interface SearchBackend {
   embedder: Embedder;
   /** Whether pgvector is installed: without it documents are stored and searched by full text only. */
   vectorAvailable: boolean;
+  /** Whether pgvector can filter inside the index scan (0.8+); older versions filter after it. */
+  iterativeScan: boolean;
 }
 
 export interface IngestResult {
@@ -29,15 +31,23 @@ export interface IngestResult {
 function required(value: string | null | undefined, name: string, maxLength: number): string {
   const trimmed = value?.trim() ?? '';
   if (!trimmed) throw badUserInput(`${name} must not be empty`);
+  if (trimmed.includes('\u0000')) throw badUserInput(`${name} must not contain NUL characters`);
   if (trimmed.length > maxLength) throw badUserInput(`${name} must be at most ${maxLength} characters`);
   return trimmed;
 }
 
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$|T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$)/;
+
+/** An ISO 8601 date (2024-11-01) or date-time with a time zone (2024-11-01T16:30:00Z); impossible dates are refused. */
 function optionalDate(value: string | null | undefined): Date | null {
   if (value === null || value === undefined || value.trim() === '') return null;
-  const date = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value.trim()) || Number.isNaN(date.getTime())) {
-    throw badUserInput(`published_at must be an ISO 8601 date such as 2024-11-01, got "${value}"`);
+  const text = value.trim();
+  const match = DATE.exec(text);
+  const date = new Date(text);
+  const [year, month, day] = match ? match.slice(1, 4).map(Number) : [];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (!match || Number.isNaN(date.getTime()) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) {
+    throw badUserInput(`published_at must be an ISO 8601 date such as 2024-11-01 (or a date-time with a time zone), got "${value}"`);
   }
   return date;
 }
@@ -47,9 +57,10 @@ function optionalUrl(value: string | null | undefined): string | null {
   try {
     const url = new URL(value.trim());
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    if (url.toString().length > 2000) throw new Error('too long');
     return url.toString();
   } catch {
-    throw badUserInput(`source_url must be an http(s) URL, got "${value}"`);
+    throw badUserInput(`source_url must be an http(s) URL of at most 2000 characters, got "${value.slice(0, 100)}"`);
   }
 }
 
@@ -66,6 +77,9 @@ function prepare(input: IngestDocumentInput) {
   }
   if (typeof input.content !== 'string' || input.content.length > MAX_DOCUMENT_CHARS) {
     throw new AppError('PAYLOAD_TOO_LARGE', `content must be at most ${MAX_DOCUMENT_CHARS} characters`);
+  }
+  if (input.content.includes('\u0000')) {
+    throw badUserInput('content must not contain NUL characters (is the file UTF-8 text?)');
   }
   const text = extractText(input.content, input.format ?? 'TEXT');
   if (!text) throw badUserInput('content has no text');

@@ -14,22 +14,33 @@ export interface OpenAIEmbedderOptions {
 
 /** Embeddings from an OpenAI-compatible endpoint through LangChain, with a timeout and two retries. */
 export class OpenAIEmbedder implements Embedder {
-  readonly model: string;
   private readonly client: OpenAIEmbeddings;
+  private readonly endpoint: string;
+  private readonly name: string;
   private size: number | null;
 
   constructor(options: OpenAIEmbedderOptions) {
-    // Stored per embedding: the endpoint is part of the name, since two servers may serve different "same" models.
-    this.model = `openai:${options.model}`;
+    this.name = options.model;
+    this.endpoint = options.baseUrl ? new URL(options.baseUrl).host : 'api.openai.com';
     this.size = options.dimensions ?? null;
     this.client = new OpenAIEmbeddings({
       apiKey: options.apiKey,
       model: options.model,
+      // Models that can shorten their vectors (text-embedding-3-*) are asked for the configured size.
+      ...(options.dimensions ? { dimensions: options.dimensions } : {}),
       timeout: options.timeoutMs,
       maxRetries: 2,
       batchSize: 256,
       configuration: options.baseUrl ? { baseURL: options.baseUrl } : undefined,
     });
+  }
+
+  /**
+   * Stored with every vector. The endpoint and the size are part of it: two servers may serve different models under
+   * one name, and vectors of different spaces or sizes must never be compared.
+   */
+  get model(): string {
+    return `openai:${this.endpoint}/${this.name}@${this.dimensions}`;
   }
 
   get dimensions(): number {

@@ -24,36 +24,45 @@ interface RankedId {
 function validate(request: SearchRequest) {
   const query = typeof request.query === 'string' ? request.query.trim() : '';
   if (!query) throw badUserInput('query must not be empty');
+  if (query.includes('\u0000')) throw badUserInput('query must not contain NUL characters');
   if (query.length > MAX_QUERY_CHARS) throw badUserInput(`query must be at most ${MAX_QUERY_CHARS} characters`);
   const topK = request.topK ?? DEFAULT_TOP_K;
   if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw badUserInput(`top_k must be a whole number from 1 to ${MAX_TOP_K}, got ${topK}`);
   const companyIds = request.companyIds ?? null;
+  if (companyIds && companyIds.length === 0) throw badUserInput('company_ids must not be empty; leave it out to search every company');
   if (companyIds && companyIds.length > MAX_COMPANY_FILTER) throw badUserInput(`company_ids may name at most ${MAX_COMPANY_FILTER} companies`);
-  return { query, topK, companyIds: companyIds && companyIds.length > 0 ? [...new Set(companyIds)] : null, mode: request.mode ?? 'HYBRID' };
+  return { query, topK, companyIds: companyIds ? [...new Set(companyIds)] : null, mode: request.mode ?? 'HYBRID' };
 }
 
-// A word in more than this share of the searched chunks says little about any of them: it is left out.
-const MAX_DOCUMENT_FREQUENCY = 0.4;
+// A word in more than this share of the searched chunks says little; it is dropped when rarer words remain.
+const COMMON_WORD_SHARE = 0.4;
+// Distinct query words looked at; each costs one index look-up.
+const MAX_QUERY_WORDS = 32;
 
 /**
- * Full-text leg, scored like BM25 without term frequency: each query word that a chunk contains adds the word's
- * inverse document frequency, so rare words ("capex", a company name) outweigh common ones ("million", "year");
- * `ts_rank_cd` (cover density, length-normalized) breaks ties. PostgreSQL's own ranking has no IDF, which makes
- * long natural-language questions rank poorly. A chunk needs one of the words (they are OR-ed), and the company
- * filter is part of every statement.
+ * Full-text leg, scored like BM25 without term frequency: each query word a chunk contains adds the word's inverse
+ * document frequency, so rare words ("capex", a company name) outweigh common ones ("million", "year"); `ts_rank_cd`
+ * (cover density, length-normalized) breaks ties. PostgreSQL's own ranking has no IDF, which makes long
+ * natural-language questions rank poorly. A chunk needs one of the words (they are OR-ed). Document frequencies are
+ * counted through the GIN index, with the company filter, like everything else in this leg.
  */
 async function textLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
-  const frequencies: Array<{ lexeme: string; df: number; total: number }> = await backend.dataSource.query(
-    `WITH scope AS (SELECT search_vector FROM document_chunks WHERE $2::int[] IS NULL OR company_id = ANY($2::int[]))
-     SELECT t.lexeme,
-            (SELECT count(*) FROM scope WHERE scope.search_vector @@ quote_literal(t.lexeme)::tsquery)::int AS df,
-            (SELECT count(*) FROM scope)::int AS total
-       FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS t(lexeme)`,
-    [query, companyIds],
+  const frequencies: Array<{ lexeme: string; df: number }> = await backend.dataSource.query(
+    `SELECT t.lexeme,
+            (SELECT count(*) FROM document_chunks c
+              WHERE c.search_vector @@ quote_literal(t.lexeme)::tsquery
+                AND ($2::int[] IS NULL OR c.company_id = ANY($2::int[])))::int AS df
+       FROM (SELECT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme LIMIT $3) AS t`,
+    [query, companyIds, MAX_QUERY_WORDS],
   );
-  const terms = frequencies.filter((term) => term.df > 0 && term.df <= Math.max(1, term.total * MAX_DOCUMENT_FREQUENCY));
-  if (terms.length === 0) return [];
-  const total = terms[0].total;
+  const present = frequencies.filter((term) => term.df > 0);
+  if (present.length === 0) return [];
+  const [{ total }]: Array<{ total: number }> = await backend.dataSource.query(
+    'SELECT count(*)::int AS total FROM document_chunks WHERE $1::int[] IS NULL OR company_id = ANY($1::int[])',
+    [companyIds],
+  );
+  const rare = present.filter((term) => term.df <= total * COMMON_WORD_SHARE);
+  const terms = rare.length > 0 ? rare : present;
   const weights = terms.map((term) => Math.log(1 + (total - term.df + 0.5) / (term.df + 0.5)));
   return backend.dataSource.query(
     `WITH q AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query FROM unnest($1::text[]) AS t(lexeme))
@@ -70,16 +79,19 @@ async function textLeg(backend: SearchBackend, query: string, companyIds: number
 }
 
 /**
- * Vector leg: nearest chunks by cosine distance through the model's HNSW index. Iterative index scans keep a
- * company filter from starving the result (the filter is applied inside the index scan, not after LIMIT).
+ * Vector leg: nearest chunks by cosine distance through the model's HNSW index. Iterative index scans (pgvector 0.8+)
+ * keep a company filter from starving the result (the filter is applied inside the index scan, not after LIMIT).
  */
 async function vectorLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
   const { embedder } = backend;
-  const vector = toVectorLiteral(await embedder.embedQuery(query));
+  const embedding = await embedder.embedQuery(query);
+  // A query with no features (only stop words or symbols) has no direction: nothing is near it.
+  if (!embedding.some((value) => value !== 0)) return [];
+  const vector = toVectorLiteral(embedding);
   const dims = embedder.dimensions;
   return backend.dataSource.transaction(async (manager) => {
     await manager.query(`SET LOCAL hnsw.ef_search = ${Math.max(100, limit)}`);
-    await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+    if (backend.iterativeScan) await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
     const rows: Array<{ id: number; score: number }> = await manager.query(
       `SELECT chunk_id AS id, (1 - (embedding::vector(${dims}) <=> $1::vector(${dims})))::float8 AS score
          FROM chunk_embeddings

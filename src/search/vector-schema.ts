@@ -7,11 +7,11 @@ const ROWS_PER_INSERT = 500;
  * The pgvector side of search, created at every start when the server has the extension (idempotent): one table for
  * the embeddings of every model, and one HNSW index per model and dimension count as a partial expression index, so
  * models of different sizes coexist and switching models loses nothing.
- * Returns whether the vector leg can run.
+ * Returns the installed pgvector version, or null when the server has no pgvector (no vector leg).
  */
-export async function ensureVectorSchema(runner: QueryRunner): Promise<boolean> {
+export async function ensureVectorSchema(runner: QueryRunner): Promise<string | null> {
   const [{ available }] = await runner.query(`SELECT count(*)::int AS available FROM pg_available_extensions WHERE name = 'vector'`);
-  if (available === 0) return false;
+  if (available === 0) return null;
   await runner.query('CREATE EXTENSION IF NOT EXISTS vector');
   await runner.query(`
     CREATE TABLE IF NOT EXISTS chunk_embeddings (
@@ -22,7 +22,15 @@ export async function ensureVectorSchema(runner: QueryRunner): Promise<boolean> 
       PRIMARY KEY (chunk_id, model)
     )`);
   await runner.query('CREATE INDEX IF NOT EXISTS chunk_embeddings_model_company_idx ON chunk_embeddings (model, company_id)');
-  return true;
+  const [{ version }] = await runner.query(`SELECT extversion AS version FROM pg_extension WHERE extname = 'vector'`);
+  return version;
+}
+
+/** pgvector 0.8 added iterative index scans, which keep filtered nearest-neighbour searches from coming back short. */
+export function supportsIterativeScan(version: string | null): boolean {
+  if (!version) return false;
+  const [major, minor] = version.split('.').map(Number);
+  return major > 0 || minor >= 8;
 }
 
 /** Index name for a model: letters, digits and underscores only, bounded length, unique per model and size. */
@@ -33,23 +41,31 @@ export function vectorIndexName(model: string, dimensions: number): string {
   return `chunk_embeddings_${slug}_${dimensions}_${hash.toString(36)}_hnsw`;
 }
 
-/** The HNSW index of one model (cosine distance), created the first time the model is used. */
+const MODEL_NAME = /^[A-Za-z0-9._:\/@-]{1,200}$/;
+
+/**
+ * The HNSW index of one model (cosine distance). Run at start-up under the start-up lock, never inside an ingestion
+ * transaction: CREATE INDEX takes a lock on the table that concurrent ingestions would deadlock on.
+ */
 export async function ensureModelIndex(runner: QueryRunner, model: string, dimensions: number): Promise<void> {
-  const literal = model.replace(/'/g, "''");
+  // DDL takes no bind parameters; the name is checked instead (it comes from configuration, not from requests).
+  if (!MODEL_NAME.test(model) || !Number.isInteger(dimensions) || dimensions < 1 || dimensions > 16_000) {
+    throw new Error(`unusable embedding model name or size: ${JSON.stringify(model)} (${dimensions})`);
+  }
+  const literal = model;
   await runner.query(
     `CREATE INDEX IF NOT EXISTS ${vectorIndexName(model, dimensions)} ON chunk_embeddings
        USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE model = '${literal}'`,
   );
 }
 
-/** Writes vectors of `embedder`'s model for chunks (same order); creates the model's index on first use. */
+/** Writes vectors of `embedder`'s model for chunks (same order). */
 export async function storeEmbeddings(
   manager: EntityManager,
   embedder: Embedder,
   chunks: Array<{ chunkId: number; companyId: number }>,
   vectors: number[][],
 ): Promise<void> {
-  await ensureModelIndex(manager.queryRunner as QueryRunner, embedder.model, embedder.dimensions);
   for (let start = 0; start < chunks.length; start += ROWS_PER_INSERT) {
     const slice = chunks.slice(start, start + ROWS_PER_INSERT);
     await manager.query(

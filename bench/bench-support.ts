@@ -1,0 +1,83 @@
+/** Pieces the benchmark scripts share: ordered teardown and a throw-away database on a PostgreSQL server. */
+import crypto from 'node:crypto';
+import { Client } from 'pg';
+
+/** An expected failure (bad option, unexpected answer): its message alone says what went wrong. */
+export class BenchError extends Error {}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Teardown
+
+/**
+ * Shutdown steps, run newest first so each resource goes before the ones it depends on (the servers before the
+ * database, the database before its folder). Every step runs even when an earlier one failed.
+ */
+export class Teardown {
+  private readonly steps: Array<{ label: string; run: () => unknown }> = [];
+
+  add(label: string, run: () => unknown): void {
+    this.steps.push({ label, run });
+  }
+
+  /** Returns what could not be shut down, one line per failed step. */
+  async runAll(): Promise<string[]> {
+    const failures: string[] = [];
+    for (const step of this.steps.splice(0).reverse()) {
+      try {
+        await step.run();
+      } catch (error) {
+        failures.push(`${step.label}: ${messageOf(error)}`);
+      }
+    }
+    return failures;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Database
+
+export interface BenchDatabase {
+  kind: 'embedded' | 'postgresql';
+  /** For the report, e.g. "PostgreSQL 15.2 at 127.0.0.1:5432 (database fis_bench_…)"; never the credentials. */
+  description: string;
+  url: string;
+  /** Pool size for each of the two servers: PGlite has one backend session, so one connection each. */
+  poolSize: number;
+}
+
+/** Runs `work` on a short-lived connection to the database named in `url` (the server's maintenance database). */
+export async function withClient<T>(url: string, work: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database on the server, so the run neither sees nor disturbs anyone's data; dropped at teardown. */
+export async function createThrowawayDatabase(serverUrl: string, teardown: Teardown): Promise<BenchDatabase> {
+  // Lowercase hex only, so the name needs no quoting.
+  const name = `fis_bench_${crypto.randomBytes(4).toString('hex')}`;
+  try {
+    await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  } catch (error) {
+    throw new BenchError(`could not create database ${name} on the DATABASE_URL server ${new URL(serverUrl).host}: ${messageOf(error)}`);
+  }
+  // FORCE: a connection the service failed to close must not keep the database alive.
+  teardown.add(`drop database ${name}`, () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const version = await withClient(url.toString(), async (client) => {
+    const result = await client.query<{ server_version: string }>('SHOW server_version');
+    return result.rows[0].server_version;
+  });
+  return { kind: 'postgresql', description: `PostgreSQL ${version} at ${url.host} (database ${name})`, url: url.toString(), poolSize: 10 };
+}
+

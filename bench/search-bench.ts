@@ -1,0 +1,203 @@
+/**
+ * Ingestion throughput and query latency of search, printed as figures (no pass/fail).
+ *
+ *   npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json]
+ *
+ * Stage 1 ingests `<folder>/filings/corpus.jsonl` (35 real 10-K/10-Q filings, one document per filing section).
+ * Stage 2 grows the index to --target-chunks with synthetic documents: the same filings' paragraphs reshuffled
+ * (deterministically) under new companies, so vocabulary and lengths stay realistic. After each stage every query
+ * runs --rounds times per mode and p50/p95 latencies are reported. DATABASE_URL runs it on a PostgreSQL server, in a
+ * database created for the run and dropped after it; otherwise on a fresh embedded database.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config/config';
+import { createLogger } from '../src/shared/logger';
+import { migrate, openDatabase, withStartupLock, type Database } from '../src/db/database';
+import { prepareSearch } from '../src/search/search-backend';
+import { ingestDocument, type SearchBackend } from '../src/search/ingestion.service';
+import { search } from '../src/search/search.service';
+import type { SearchMode } from '../src/search/search.types';
+import { BenchError, Teardown, createThrowawayDatabase, messageOf } from './bench-support';
+
+const QUERIES = [
+  'Apple net income fiscal 2024', 'NVIDIA data center revenue growth', 'risk factors supply chain disruption',
+  'share repurchase program authorization', 'goodwill impairment testing', 'foreign currency exchange rate risk',
+  'cybersecurity incident response', 'capital expenditures property and equipment', 'litigation and legal proceedings',
+  'dividends declared per share', 'operating lease liabilities', 'revenue recognition performance obligations',
+  'income tax provision effective rate', 'inventory valuation reserves', 'long-term debt senior notes maturities',
+  'employees headcount human capital', 'climate change regulation emissions', 'interest rate sensitivity',
+  'Tesla vehicle deliveries', 'Walmart comparable sales e-commerce',
+];
+
+interface Options {
+  folder: string;
+  targetChunks: number;
+  rounds: number;
+  json: boolean;
+}
+
+function readOptions(argv: string[]): Options {
+  const options: Options = { folder: '', targetChunks: 100_000, rounds: 3, json: false };
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--json') options.json = true;
+    else if (arg === '--target-chunks') options.targetChunks = Number(argv[++i]);
+    else if (arg === '--rounds') options.rounds = Number(argv[++i]);
+    else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
+    else throw new BenchError(`unknown argument ${arg}`);
+  }
+  if (!options.folder) throw new BenchError('usage: npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json]');
+  if (!Number.isInteger(options.targetChunks) || options.targetChunks < 1) throw new BenchError('--target-chunks must be a positive integer');
+  if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new BenchError('--rounds must be a positive integer');
+  return options;
+}
+
+interface SectionDocument {
+  ticker: string;
+  company: string;
+  title: string;
+  docType: string;
+  text: string;
+}
+
+/** One document per filing section, its chunks joined back in order. */
+function readFilings(folder: string): SectionDocument[] {
+  const rows = fs.readFileSync(path.join(folder, 'filings', 'corpus.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const sections = new Map<string, { row: any; parts: string[] }>();
+  for (const row of rows) {
+    const key = `${row.filing_id}#${row.section}`;
+    const entry = sections.get(key) ?? { row, parts: [] };
+    entry.parts[row.chunk_index] = row.text;
+    sections.set(key, entry);
+  }
+  return [...sections.entries()].map(([key, { row, parts }]) => ({
+    ticker: row.ticker, company: row.company, title: key, docType: row.form === '10-Q' ? '10-Q' : '10-K', text: parts.filter(Boolean).join('\n\n'),
+  }));
+}
+
+/** Small deterministic PRNG (mulberry32), so the synthetic corpus is the same on every run. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function createCompany(database: Database, name: string, ticker: string): Promise<number> {
+  const [row] = await database.dataSource.query(
+    `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ($1, $2, 'Benchmark', 'USD', 12) RETURNING id`,
+    [name, ticker],
+  );
+  return row.id;
+}
+
+async function ingestAll(backend: SearchBackend, documents: Array<SectionDocument & { companyId: number }>, log: (m: string) => void) {
+  const started = process.hrtime.bigint();
+  let chunks = 0;
+  for (const [index, document] of documents.entries()) {
+    const result = await ingestDocument(backend, { companyId: document.companyId, title: document.title.slice(0, 300), docType: document.docType, content: document.text, format: 'TEXT' });
+    if (result.created) chunks += result.document.chunkCount;
+    if ((index + 1) % 200 === 0) log(`  ${index + 1}/${documents.length} documents, ${chunks} chunks`);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { documents: documents.length, chunks, seconds, chunksPerSecond: chunks / seconds };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function measureQueries(backend: SearchBackend, rounds: number, companyId: number) {
+  const modes: SearchMode[] = backend.vectorAvailable ? ['TEXT', 'VECTOR', 'HYBRID'] : ['TEXT'];
+  const figures: Record<string, { p50: number; p95: number; queries: number }> = {};
+  for (const filtered of [false, true]) {
+    for (const mode of modes) {
+      const timings: number[] = [];
+      for (let round = 0; round < rounds; round += 1) {
+        for (const query of QUERIES) {
+          const started = process.hrtime.bigint();
+          await search(backend, { query, mode, topK: 10, companyIds: filtered ? [companyId] : null });
+          timings.push(Number(process.hrtime.bigint() - started) / 1e6);
+        }
+      }
+      timings.sort((a, b) => a - b);
+      figures[`${filtered ? 'one company' : 'all companies'}/${mode.toLowerCase()}`] = { p50: percentile(timings, 50), p95: percentile(timings, 95), queries: timings.length };
+    }
+  }
+  return figures;
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  const log = (message: string) => options.json || process.stderr.write(`${message}\n`);
+  const teardown = new Teardown();
+  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-search-bench-'));
+  teardown.add('remove temp dir', () => fs.rmSync(tempDir, { recursive: true, force: true }));
+  try {
+    const serverUrl = process.env.DATABASE_URL?.trim() || null;
+    const throwaway = serverUrl ? await createThrowawayDatabase(serverUrl, teardown) : null;
+    const config = loadConfig({ ...process.env, DATA_DIR: tempDir, DATABASE_URL: throwaway?.url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'error' });
+    const database = await openDatabase(config, createLogger('error'));
+    teardown.add('close database', () => database.close());
+    await withStartupLock(database, (runner) => migrate(database, runner));
+    const backend = await prepareSearch(database, config, createLogger('error'));
+
+    const filings = readFilings(options.folder);
+    const companyIds = new Map<string, number>();
+    for (const document of filings) {
+      if (!companyIds.has(document.ticker)) companyIds.set(document.ticker, await createCompany(database, document.company, document.ticker));
+    }
+    log(`stage 1: ${filings.length} filing sections of ${companyIds.size} companies`);
+    const real = await ingestAll(backend, filings.map((d) => ({ ...d, companyId: companyIds.get(d.ticker) as number })), log);
+    const firstCompany = companyIds.get('AAPL') ?? [...companyIds.values()][0];
+    const stages = [{ name: 'filings', totalChunks: real.chunks, ingestion: real, latency: await measureQueries(backend, options.rounds, firstCompany) }];
+
+    let totalChunks = real.chunks;
+    if (options.targetChunks > totalChunks) {
+      log(`stage 2: synthetic documents up to ${options.targetChunks} chunks`);
+      const paragraphs = filings.flatMap((d) => d.text.split(/\n\s*\n/)).filter((p) => p.length > 80);
+      const next = random(42);
+      const synthetic: Array<SectionDocument & { companyId: number }> = [];
+      const chunksPerDocument = real.chunks / filings.length;
+      const needed = Math.ceil((options.targetChunks - totalChunks) / chunksPerDocument);
+      for (let i = 0; i < needed; i += 1) {
+        if (i % 50 === 0) companyIds.set(`SYN${i}`, await createCompany(database, `Synthetic company ${i / 50}`, `SYN${i / 50}`));
+        const count = 5 + Math.floor(next() * 40);
+        const text = Array.from({ length: count }, () => paragraphs[Math.floor(next() * paragraphs.length)]).join('\n\n');
+        synthetic.push({ ticker: `SYN${i}`, company: '', title: `synthetic ${i}`, docType: 'other', text, companyId: companyIds.get(`SYN${i - (i % 50)}`) as number });
+      }
+      const grown = await ingestAll(backend, synthetic, log);
+      totalChunks += grown.chunks;
+      stages.push({ name: 'synthetic scale-up', totalChunks, ingestion: grown, latency: await measureQueries(backend, options.rounds, firstCompany) });
+    }
+
+    const report = { database: throwaway?.description ?? 'embedded PostgreSQL (PGlite)', embedder: backend.embedder.model, vector: backend.vectorAvailable, stages };
+    if (options.json) {
+      process.stdout.write(`${JSON.stringify(report)}\n`);
+      return;
+    }
+    process.stdout.write(`\nsearch benchmark: ${report.database}, embedder ${report.embedder}${report.vector ? '' : ' (no pgvector: text leg only)'}\n`);
+    for (const stage of stages) {
+      const { ingestion } = stage;
+      process.stdout.write(`\n${stage.name}: ${ingestion.documents} documents, ${ingestion.chunks} chunks in ${ingestion.seconds.toFixed(1)} s = ${ingestion.chunksPerSecond.toFixed(0)} chunks/s; index now ${stage.totalChunks} chunks\n`);
+      process.stdout.write(`${'query (top 10)'.padEnd(24)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'runs'.padStart(7)}\n`);
+      for (const [name, figures] of Object.entries(stage.latency)) {
+        process.stdout.write(`${name.padEnd(24)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${String(figures.queries).padStart(7)}\n`);
+      }
+    }
+  } finally {
+    const failures = await teardown.runAll();
+    for (const failure of failures) process.stderr.write(`teardown: ${failure}\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:search failed: ${messageOf(error)}\n`);
+  process.exit(1);
+});
