@@ -1,7 +1,7 @@
 /**
  * Retrieval evaluation of the search module on real public data (not part of `npm test`: the data is not shipped).
  *
- *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--skip-tatqa] [--tatqa-limit N]
+ *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N]
  *
  * FinanceBench: every page of `<folder>/financebench/corpus.jsonl` is stored as one document of its company; each
  * question of `queries_dev.jsonl` (or --queries) is searched and the chunks are mapped back to pages. Reports
@@ -19,6 +19,7 @@ import { migrate, openDatabase, withStartupLock, type Database } from '../src/db
 import { prepareSearch } from '../src/search/search-backend';
 import { ingestDocument, type SearchBackend } from '../src/search/ingestion.service';
 import { search } from '../src/search/search.service';
+import { reciprocalRankFusion, RRF_K } from '../src/search/fusion';
 import type { SearchMode } from '../src/search/search.types';
 
 const MODES: SearchMode[] = ['TEXT', 'VECTOR', 'HYBRID'];
@@ -28,22 +29,24 @@ interface Options {
   folder: string;
   queries: string | null;
   json: boolean;
+  fusionGrid: boolean;
   skipTatqa: boolean;
   tatqaLimit: number | null;
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { folder: '', queries: null, json: false, skipTatqa: false, tatqaLimit: null };
+  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, tatqaLimit: null };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') options.json = true;
     else if (arg === '--skip-tatqa') options.skipTatqa = true;
+    else if (arg === '--fusion-grid') options.fusionGrid = true;
     else if (arg === '--queries') options.queries = argv[++i];
     else if (arg === '--tatqa-limit') options.tatqaLimit = Number(argv[++i]);
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new Error(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--skip-tatqa] [--tatqa-limit N]');
+  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N]');
   return options;
 }
 
@@ -59,12 +62,12 @@ function progress(json: boolean, message: string): void {
 }
 
 /** Companies for the evaluation corpus; returns name → id. */
-async function createCompanies(database: Database, names: string[], sectorOf: (name: string) => string): Promise<Map<string, number>> {
+async function createCompanies(database: Database, prefix: string, names: string[], sectorOf: (name: string) => string): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const [index, name] of names.entries()) {
     const [row] = await database.dataSource.query(
       `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ($1, $2, $3, 'USD', 12) RETURNING id`,
-      [name.slice(0, 200), `E${index}`, sectorOf(name).slice(0, 64)],
+      [name.slice(0, 200), `${prefix}${index}`, sectorOf(name).slice(0, 64)],
     );
     ids.set(name, row.id);
   }
@@ -92,13 +95,24 @@ async function ingestPassages(
   return { passagesOf, seconds: (Date.now() - started) / 1000, chunks };
 }
 
-/** Passage ids ranked for a query: chunks mapped to their passages, first occurrence wins. */
-async function rankPassages(backend: SearchBackend, passagesOf: Map<number, string[]>, query: string, mode: SearchMode, companyIds: number[] | null): Promise<string[]> {
-  const hits = await search(backend, { query: query.slice(0, 2000), mode, topK: CHUNKS_PER_QUERY, companyIds });
+/** Passage ids for ranked chunks: each chunk mapped to its passages, first occurrence wins. */
+function toPassages(passagesOf: Map<number, string[]>, documentIds: number[]): string[] {
   const ranked: string[] = [];
-  for (const hit of hits) for (const id of passagesOf.get(hit.documentId) ?? []) if (!ranked.includes(id)) ranked.push(id);
+  for (const documentId of documentIds) for (const id of passagesOf.get(documentId) ?? []) if (!ranked.includes(id)) ranked.push(id);
   return ranked;
 }
+
+async function rankChunks(backend: SearchBackend, query: string, mode: SearchMode, companyIds: number[] | null) {
+  const hits = await search(backend, { query: query.slice(0, 2000), mode, topK: CHUNKS_PER_QUERY, companyIds });
+  return hits.map((hit) => ({ chunkId: hit.chunkId, documentId: hit.documentId }));
+}
+
+async function rankPassages(backend: SearchBackend, passagesOf: Map<number, string[]>, query: string, mode: SearchMode, companyIds: number[] | null): Promise<string[]> {
+  return toPassages(passagesOf, (await rankChunks(backend, query, mode, companyIds)).map((hit) => hit.documentId));
+}
+
+/** Vector-leg weights tried by --fusion-grid (the text leg weighs 1), fused from the two legs' own rankings. */
+const GRID_WEIGHTS = [0.25, 0.5, 0.75, 1, 1.5];
 
 interface Metrics {
   queries: number;
@@ -135,7 +149,7 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
   );
   const queries = await readJsonl<FinanceBenchQuery>(options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'));
   const sectors = new Map(corpus.map((page) => [page.company, page.gics_sector]));
-  const companyIds = await createCompanies(database, [...sectors.keys()], (name) => sectors.get(name) ?? 'Unknown');
+  const companyIds = await createCompanies(database, 'FB', [...sectors.keys()], (name) => sectors.get(name) ?? 'Unknown');
   const docTypes: Record<string, string> = { '10k': '10-K', '10q': '10-Q', '8k': '8-K', earnings: 'press-release' };
   progress(options.json, `FinanceBench: ingesting ${corpus.length} pages of ${companyIds.size} companies`);
   const ingestion = await ingestPassages(
@@ -146,12 +160,29 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
   const docOf = new Map(corpus.map((page) => [page.id, page.doc_name]));
 
   const results: Record<string, Record<string, Metrics>> = {};
+  const grid: Record<string, Metrics> = {};
   for (const setting of ['global', 'company'] as const) {
+    const filterOf = (query: FinanceBenchQuery) =>
+      setting === 'company' ? [companyIds.get(query.company)].filter((id): id is number => id !== undefined) : null;
+    if (options.fusionGrid) {
+      const legs = [];
+      for (const query of queries) {
+        const [text, vector] = [await rankChunks(backend, query.question, 'TEXT', filterOf(query)), await rankChunks(backend, query.question, 'VECTOR', filterOf(query))];
+        legs.push({ query, text, vector });
+      }
+      for (const weight of GRID_WEIGHTS) {
+        const rankings = legs.filter(({ query }) => query.full_doc_in_corpus).map(({ query, text, vector }) => {
+          const documentOf = new Map([...text, ...vector].map((hit) => [hit.chunkId, hit.documentId]));
+          const fused = reciprocalRankFusion([text.map((h) => h.chunkId), vector.map((h) => h.chunkId)], RRF_K, [1, weight]);
+          return { ranked: toPassages(ingestion.passagesOf, fused.map((f) => documentOf.get(f.id) as number)), gold: query.gold_passage_ids };
+        });
+        grid[`${setting}/vector×${weight}`] = score(rankings, [5, 10], 10);
+      }
+    }
     for (const mode of MODES) {
       const rankings = [];
       for (const query of queries) {
-        const filter = setting === 'company' ? [companyIds.get(query.company)].filter((id): id is number => id !== undefined) : null;
-        const ranked = await rankPassages(backend, ingestion.passagesOf, query.question, mode, filter);
+        const ranked = await rankPassages(backend, ingestion.passagesOf, query.question, mode, filterOf(query));
         rankings.push({ ranked, gold: query.gold_passage_ids, full: query.full_doc_in_corpus, doc: query.doc_name });
       }
       const full = rankings.filter((r) => r.full);
@@ -163,7 +194,7 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
       progress(options.json, `  ${key}: recall@5 ${round(results[key].full_doc['recall@5'])} (full-document queries)`);
     }
   }
-  return { pages: corpus.length, queries: queries.length, chunks: ingestion.chunks, ingest_seconds: round(ingestion.seconds), results };
+  return { pages: corpus.length, queries: queries.length, chunks: ingestion.chunks, ingest_seconds: round(ingestion.seconds), results, fusion_grid: grid };
 }
 
 async function evaluateTatqa(backend: SearchBackend, database: Database, options: Options) {
@@ -176,7 +207,7 @@ async function evaluateTatqa(backend: SearchBackend, database: Database, options
   const corpus = (await readJsonl<{ id: string; context_id: string; text: string }>(path.join(options.folder, 'tatqa', 'corpus.jsonl'))).filter(
     (passage) => wanted.has(passage.context_id),
   );
-  const companyIds = await createCompanies(database, contexts.map((id) => `tatqa ${id}`), () => 'TAT-QA');
+  const companyIds = await createCompanies(database, 'TQ', contexts.map((id) => `tatqa ${id}`), () => 'TAT-QA');
   progress(options.json, `TAT-QA: ingesting ${corpus.length} passages of ${contexts.length} contexts`);
   const ingestion = await ingestPassages(
     backend,
@@ -223,6 +254,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\nembedder ${report.embedder}; FinanceBench ${fb.pages} pages (${fb.chunks} chunks, ingested in ${fb.ingest_seconds} s), ${fb.queries} queries\n`);
     printTable('FinanceBench, queries whose document is fully in the corpus', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.full_doc])));
     printTable('FinanceBench, all queries', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.all])));
+    if (options.fusionGrid) printTable('FinanceBench fusion grid (full-document queries; text leg weight 1)', fb.fusion_grid);
     if (report.tatqa) {
       const tq = report.tatqa as Awaited<ReturnType<typeof evaluateTatqa>>;
       printTable(`TAT-QA dev, ${tq.queries} questions ranked within their context (${tq.passages} passages)`, tq.results);

@@ -68,6 +68,12 @@ describe('reciprocal rank fusion', () => {
     expect(fused[2].score).to.be.closeTo(1 / 62, 1e-15);
   });
 
+  it('weighs each list by its weight', () => {
+    const fused = reciprocalRankFusion([['a'], ['b']], 60, [1, 0.5]);
+    expect(fused.map((entry) => entry.id)).to.deep.equal(['a', 'b']);
+    expect(fused[1].score).to.be.closeTo(0.5 / 61, 1e-15);
+  });
+
   it('counts an id once per list and handles empty lists', () => {
     expect(reciprocalRankFusion([['x', 'x'], []])).to.deep.equal([{ id: 'x', score: 1 / 61, ranks: [1, null] }]);
     expect(reciprocalRankFusion([[], []])).to.deep.equal([]);
@@ -88,5 +94,15 @@ describe('built-in embedder', () => {
     const sales = embedText('net sales increased');
     expect(cosine(sales, embedText('revenue grew'))).to.be.above(cosine(sales, embedText('debt was repaid')));
     expect(stem('expenditures')).to.equal(stem('expenditure'));
+  });
+
+  it('lets query term weights pull the query towards the rare word', () => {
+    const page = embedText('Nestlé reported revenue growth');
+    const other = embedText('Unilever reported revenue growth');
+    const plain = embedText('nestle revenue');
+    const weighted = embedText('nestle revenue', undefined, (word) => (word === 'nestle' ? 8 : 1));
+    expect(cosine(weighted, page) - cosine(weighted, other)).to.be.above(cosine(plain, page) - cosine(plain, other));
+    // Accents are folded, so "Nestlé" and "nestle" are the same word.
+    expect(cosine(embedText('Nestlé'), embedText('nestle'))).to.be.closeTo(1, 1e-9);
   });
 });

@@ -70,27 +70,39 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-export function featuresOf(text: string): Map<string, number> {
-  const words = tokenize(text).filter((word) => !STOP_WORDS.has(word)).map(stem);
+/** The words the embedder looks at (stop words dropped), before stemming. */
+export function contentWords(text: string): string[] {
+  return tokenize(text).filter((word) => !STOP_WORDS.has(word));
+}
+
+/** Weight of a word in a query, e.g. its inverse document frequency; 1 when not given. */
+export type TermWeight = (word: string) => number;
+
+export function featuresOf(text: string, termWeight?: TermWeight): Map<string, number> {
+  const tokens = contentWords(text);
+  const words = tokens.map(stem);
+  const weights = tokens.map((token) => termWeight?.(token) ?? 1);
   const counts = new Map<string, number>();
   const add = (feature: string, weight: number) => counts.set(feature, (counts.get(feature) ?? 0) + weight);
   words.forEach((word, i) => {
-    add(`w:${word}`, WEIGHT.word);
-    if (i > 0) add(`p:${words[i - 1]} ${word}`, WEIGHT.pair);
+    const w = weights[i];
+    add(`w:${word}`, WEIGHT.word * w);
+    if (i > 0) add(`p:${words[i - 1]} ${word}`, (WEIGHT.pair * (w + weights[i - 1])) / 2);
     const padded = `<${word}>`;
     const grams = Math.max(1, padded.length - 3);
-    for (let j = 0; j + 4 <= padded.length; j += 1) add(`g:${padded.slice(j, j + 4)}`, WEIGHT.ngram / grams);
+    for (let j = 0; j + 4 <= padded.length; j += 1) add(`g:${padded.slice(j, j + 4)}`, (WEIGHT.ngram * w) / grams);
     for (let length = 1; length <= LONGEST_PHRASE && i + length <= words.length; length += 1) {
-      for (const concept of CONCEPT_INDEX.get(words.slice(i, i + length).join(' ')) ?? []) add(`c:${concept}`, WEIGHT.concept);
+      const phraseWeight = Math.max(...weights.slice(i, i + length));
+      for (const concept of CONCEPT_INDEX.get(words.slice(i, i + length).join(' ')) ?? []) add(`c:${concept}`, WEIGHT.concept * phraseWeight);
     }
   });
   return counts;
 }
 
-/** Embeds one text: log-scaled feature counts hashed into signed buckets, L2-normalized. */
-export function embedText(text: string, dimensions = BUILTIN_DIMENSIONS): number[] {
+/** Embeds one text: log-scaled (weighted) feature counts hashed into signed buckets, L2-normalized. */
+export function embedText(text: string, dimensions = BUILTIN_DIMENSIONS, termWeight?: TermWeight): number[] {
   const vector = new Array<number>(dimensions).fill(0);
-  for (const [feature, count] of featuresOf(text)) {
+  for (const [feature, count] of featuresOf(text, termWeight)) {
     const hash = fnv1a(feature);
     const sign = hash & 0x80000000 ? -1 : 1;
     vector[hash % dimensions] += sign * Math.log1p(count);
@@ -112,7 +124,13 @@ export class BuiltinEmbedder implements Embedder {
     return vectors;
   }
 
-  async embedQuery(text: string): Promise<number[]> {
-    return embedText(text, this.dimensions);
+  /**
+   * Documents are embedded without corpus statistics (so stored vectors never go stale); a query's words can be
+   * weighted by their rarity in the searched documents, which lets a company name or "capex" outweigh "million".
+   */
+  readonly weighsQueryTerms = true;
+
+  async embedQuery(text: string, termWeight?: TermWeight): Promise<number[]> {
+    return embedText(text, this.dimensions, termWeight);
   }
 }

@@ -3,8 +3,11 @@ export interface Embedder {
   /** Stored with every embedding; chunks embedded by different models never mix. */
   readonly model: string;
   readonly dimensions: number;
-  embedDocuments(texts: string[], signal?: AbortSignal): Promise<number[][]>;
-  embedQuery(text: string, signal?: AbortSignal): Promise<number[]>;
+  embedDocuments(texts: string[]): Promise<number[][]>;
+  /** `termWeight`, when the embedder can use it (see weighsQueryTerms), weighs each query word, e.g. by rarity. */
+  embedQuery(text: string, termWeight?: (word: string) => number): Promise<number[]>;
+  /** True when embedQuery uses term weights; the search then computes them from the stored documents. */
+  readonly weighsQueryTerms?: boolean;
 }
 
 export function normalize(vector: number[]): number[] {

@@ -1,4 +1,4 @@
-/** Reciprocal rank fusion: each list adds 1 / (k + rank) for every id it ranks (rank 1 = best). */
+/** Reciprocal rank fusion: each list adds weight / (k + rank) for every id it ranks (rank 1 = best). */
 export const RRF_K = 60;
 
 export interface FusedResult<Id> {
@@ -12,7 +12,7 @@ export interface FusedResult<Id> {
  * Fuses ranked id lists into one, best first. Ties keep the order of first appearance, so the result is stable.
  * k damps the weight of the very top ranks (60 is the value of the original RRF paper).
  */
-export function reciprocalRankFusion<Id>(lists: Id[][], k = RRF_K): Array<FusedResult<Id>> {
+export function reciprocalRankFusion<Id>(lists: Id[][], k = RRF_K, weights: number[] = lists.map(() => 1)): Array<FusedResult<Id>> {
   const fused = new Map<Id, FusedResult<Id>>();
   lists.forEach((list, listIndex) => {
     list.forEach((id, position) => {
@@ -23,7 +23,7 @@ export function reciprocalRankFusion<Id>(lists: Id[][], k = RRF_K): Array<FusedR
       }
       if (entry.ranks[listIndex] !== null) return; // a duplicate within one list counts once, at its best rank
       entry.ranks[listIndex] = position + 1;
-      entry.score += 1 / (k + position + 1);
+      entry.score += weights[listIndex] / (k + position + 1);
     });
   });
   return [...fused.values()].sort((a, b) => b.score - a.score);

@@ -1,5 +1,6 @@
 import { AppError, badUserInput } from '../shared/errors';
-import { reciprocalRankFusion } from './fusion';
+import { reciprocalRankFusion, RRF_K } from './fusion';
+import { contentWords } from './builtin-embedder';
 import { toVectorLiteral } from './embedder';
 import type { SearchBackend } from './ingestion.service';
 import type { SearchHit, SearchMode } from './search.types';
@@ -8,6 +9,11 @@ export const DEFAULT_TOP_K = 10;
 export const MAX_TOP_K = 50;
 export const MAX_QUERY_CHARS = 2000;
 const MAX_COMPANY_FILTER = 100;
+/**
+ * Weights of the text and vector legs in the fusion. Measured on FinanceBench (npm run eval:search -- --fusion-grid):
+ * with the built-in embedder the vector leg is the weaker one, and half weight fused best across the whole corpus.
+ */
+export const HYBRID_WEIGHTS = [1, 0.5];
 
 export interface SearchRequest {
   query: string;
@@ -46,6 +52,39 @@ const MAX_QUERY_WORDS = 32;
  * natural-language questions rank poorly. A chunk needs one of the words (they are OR-ed). Document frequencies are
  * counted through the GIN index, with the company filter, like everything else in this leg.
  */
+/** Chunks within the company filter: the N of inverse document frequency. */
+async function chunkCount(backend: SearchBackend, companyIds: number[] | null): Promise<number> {
+  const [{ total }]: Array<{ total: number }> = await backend.dataSource.query(
+    'SELECT count(*)::int AS total FROM document_chunks WHERE $1::int[] IS NULL OR company_id = ANY($1::int[])',
+    [companyIds],
+  );
+  return total;
+}
+
+/** BM25's inverse document frequency; positive even for a word in every chunk. */
+function idf(total: number, df: number): number {
+  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * Weights of the query's words for an embedder that takes them: each word's IDF among the searched chunks, counted
+ * through the full-text index (a word PostgreSQL ignores, such as a stop word, counts as absent).
+ */
+async function queryTermWeights(backend: SearchBackend, words: string[], companyIds: number[] | null): Promise<(word: string) => number> {
+  const unique = [...new Set(words)].slice(0, MAX_QUERY_WORDS);
+  const rows: Array<{ word: string; df: number }> = await backend.dataSource.query(
+    `SELECT t.word,
+            (SELECT count(*) FROM document_chunks c
+              WHERE c.search_vector @@ plainto_tsquery('english', t.word)
+                AND ($2::int[] IS NULL OR c.company_id = ANY($2::int[])))::int AS df
+       FROM unnest($1::text[]) AS t(word)`,
+    [unique, companyIds],
+  );
+  const total = await chunkCount(backend, companyIds);
+  const weights = new Map(rows.map((row) => [row.word, idf(total, row.df)]));
+  return (word) => weights.get(word) ?? idf(total, 0);
+}
+
 async function textLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
   const frequencies: Array<{ lexeme: string; df: number }> = await backend.dataSource.query(
     `SELECT t.lexeme,
@@ -57,13 +96,10 @@ async function textLeg(backend: SearchBackend, query: string, companyIds: number
   );
   const present = frequencies.filter((term) => term.df > 0);
   if (present.length === 0) return [];
-  const [{ total }]: Array<{ total: number }> = await backend.dataSource.query(
-    'SELECT count(*)::int AS total FROM document_chunks WHERE $1::int[] IS NULL OR company_id = ANY($1::int[])',
-    [companyIds],
-  );
+  const total = await chunkCount(backend, companyIds);
   const rare = present.filter((term) => term.df <= total * COMMON_WORD_SHARE);
   const terms = rare.length > 0 ? rare : present;
-  const weights = terms.map((term) => Math.log(1 + (total - term.df + 0.5) / (term.df + 0.5)));
+  const weights = terms.map((term) => idf(total, term.df));
   return backend.dataSource.query(
     `WITH q AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query FROM unnest($1::text[]) AS t(lexeme))
      SELECT c.id,
@@ -84,7 +120,8 @@ async function textLeg(backend: SearchBackend, query: string, companyIds: number
  */
 async function vectorLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
   const { embedder } = backend;
-  const embedding = await embedder.embedQuery(query);
+  const termWeight = embedder.weighsQueryTerms ? await queryTermWeights(backend, contentWords(query), companyIds) : undefined;
+  const embedding = await embedder.embedQuery(query, termWeight);
   // A query with no features (only stop words or symbols) has no direction: nothing is near it.
   if (!embedding.some((value) => value !== 0)) return [];
   const vector = toVectorLiteral(embedding);
@@ -120,7 +157,7 @@ export async function search(backend: SearchBackend, request: SearchRequest): Pr
     runVector ? vectorLeg(backend, query, companyIds, candidates) : Promise.resolve([]),
   ]);
 
-  const fused = reciprocalRankFusion([text.map((r) => r.id), vector.map((r) => r.id)]);
+  const fused = reciprocalRankFusion([text.map((r) => r.id), vector.map((r) => r.id)], RRF_K, HYBRID_WEIGHTS);
   const legScore = new Map((mode === 'TEXT' ? text : vector).map((r) => [r.id, r.score]));
   const top = fused.slice(0, topK);
   if (top.length === 0) return [];
