@@ -97,16 +97,21 @@ async function createCompany(database: Database, name: string, ticker: string): 
   return row.id;
 }
 
-async function ingestAll(backend: SearchBackend, documents: Array<SectionDocument & { companyId: number }>, log: (m: string) => void) {
+/** Ingests documents in order, stopping once `stopAtChunks` chunks are stored. */
+async function ingestAll(backend: SearchBackend, documents: Iterable<SectionDocument & { companyId: number }>, log: (m: string) => void, stopAtChunks = Infinity) {
   const started = process.hrtime.bigint();
   let chunks = 0;
-  for (const [index, document] of documents.entries()) {
+  let ingested = 0;
+  for (const document of documents) {
+    if (chunks >= stopAtChunks) break;
+    const index = ingested;
+    ingested += 1;
     const result = await ingestDocument(backend, { companyId: document.companyId, title: document.title.slice(0, 300), docType: document.docType, content: document.text, format: 'TEXT' });
     if (result.created) chunks += result.document.chunkCount;
-    if ((index + 1) % 200 === 0) log(`  ${index + 1}/${documents.length} documents, ${chunks} chunks`);
+    if ((index + 1) % 200 === 0) log(`  ${index + 1} documents, ${chunks} chunks`);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { documents: documents.length, chunks, seconds, chunksPerSecond: chunks / seconds };
+  return { documents: ingested, chunks, seconds, chunksPerSecond: chunks / seconds };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -163,16 +168,17 @@ async function main(): Promise<void> {
       log(`stage 2: synthetic documents up to ${options.targetChunks} chunks`);
       const paragraphs = filings.flatMap((d) => d.text.split(/\n\s*\n/)).filter((p) => p.length > 80);
       const next = random(42);
-      const synthetic: Array<SectionDocument & { companyId: number }> = [];
-      const chunksPerDocument = real.chunks / filings.length;
-      const needed = Math.ceil((options.targetChunks - totalChunks) / chunksPerDocument);
-      for (let i = 0; i < needed; i += 1) {
-        if (i % 50 === 0) companyIds.set(`SYN${i}`, await createCompany(database, `Synthetic company ${i / 50}`, `SYN${i / 50}`));
-        const count = 5 + Math.floor(next() * 40);
-        const text = Array.from({ length: count }, () => paragraphs[Math.floor(next() * paragraphs.length)]).join('\n\n');
-        synthetic.push({ ticker: `SYN${i}`, company: '', title: `synthetic ${i}`, docType: 'other', text, companyId: companyIds.get(`SYN${i - (i % 50)}`) as number });
-      }
-      const grown = await ingestAll(backend, synthetic, log);
+      const syntheticCompanies: number[] = [];
+      for (let i = 0; i < 200; i += 1) syntheticCompanies.push(await createCompany(database, `Synthetic company ${i}`, `SYN${i}`));
+      // Generated lazily: ingestion stops as soon as the target is reached.
+      const synthetic = (function* () {
+        for (let i = 0; ; i += 1) {
+          const count = 5 + Math.floor(next() * 40);
+          const text = Array.from({ length: count }, () => paragraphs[Math.floor(next() * paragraphs.length)]).join('\n\n');
+          yield { ticker: '', company: '', title: `synthetic ${i}`, docType: 'other', text, companyId: syntheticCompanies[i % syntheticCompanies.length] };
+        }
+      })();
+      const grown = await ingestAll(backend, synthetic, log, options.targetChunks - totalChunks);
       totalChunks += grown.chunks;
       stages.push({ name: 'synthetic scale-up', totalChunks, ingestion: grown, latency: await measureQueries(backend, options.rounds, firstCompany) });
     }
