@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
-import { AppError, statusForCode, type ErrorCode } from '../src/shared/errors';
+import { AppError, statusForCode, userErrorFromDatabase, type ErrorCode } from '../src/shared/errors';
 import { snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
@@ -72,6 +72,8 @@ function toAppError(errors: readonly GraphQLError[], logger: Logger): AppError {
   }
   // An error without a path came before any resolver ran: graphql-js rejected the variables, the input is at fault.
   if (first.path === undefined) return new AppError('BAD_USER_INPUT', first.message);
+  const fromDatabase = userErrorFromDatabase(first.originalError);
+  if (fromDatabase) return fromDatabase;
   logger.error('rest operation failed', { error: first.originalError?.stack ?? first.message, path: first.path });
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }

@@ -71,6 +71,8 @@ describe('GraphQL /graphql', () => {
       ['{ companies(offset: -1) { total } }', /offset/],
       ['{ companies(limit: 1) { items { incomeStatement(period: "Q9-2024") { period } } } }', /Invalid period "Q9-2024"/],
       ['{ companies(limit: 1) { items { statements(last: 0) { period } } } }', /last must be from 1 to 40/],
+      ['{ company(ticker: "A\\u0000B") { id } }', /NUL/],
+      ['{ companies(sector: "\\u0000") { total } }', /NUL/],
     ] as const;
     for (const [query, message] of cases) {
       const response = await graphql(query);

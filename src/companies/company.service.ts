@@ -29,6 +29,7 @@ export async function listCompanies(dataSource: DataSource, filter: CompanyFilte
   checkPaging(limit, offset);
   const query = dataSource.getRepository(Company).createQueryBuilder('c');
   const sector = filter.sector?.trim();
+  if (sector?.includes('\u0000')) throw badUserInput('sector must not contain NUL characters');
   if (sector) query.where('lower(c.sector) = lower(:sector)', { sector });
   const [items, total] = await query.orderBy('c.name').addOrderBy('c.id').skip(offset).take(limit).getManyAndCount();
   return { items, total, limit, offset };
@@ -45,6 +46,7 @@ export async function findCompany(dataSource: DataSource, id?: number | null, ti
   const hasId = id !== null && id !== undefined;
   const hasTicker = ticker !== null && ticker !== undefined;
   if (hasId === hasTicker) throw badUserInput('company needs exactly one of id or ticker');
+  if (ticker?.includes('\u0000')) throw badUserInput('ticker must not contain NUL characters');
   const repository = dataSource.getRepository(Company);
   if (hasId) return repository.findOneBy({ id });
   return repository.createQueryBuilder('c').where('upper(c.ticker) = upper(:ticker)', { ticker: (ticker as string).trim() }).getOne();

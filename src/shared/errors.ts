@@ -62,3 +62,12 @@ export function graphQLError(code: ErrorCode, message: string, details?: unknown
 }
 
 export const badUserInput = (message: string, details?: unknown) => graphQLError('BAD_USER_INPUT', message, details);
+
+/**
+ * A database error that is the caller's doing rather than a bug: PostgreSQL text cannot hold a NUL character.
+ * Services check their inputs; this is the net under them.
+ */
+export function userErrorFromDatabase(error: unknown): AppError | null {
+  const code = (error as { code?: string; driverError?: { code?: string } } | null)?.driverError?.code ?? (error as { code?: string } | null)?.code;
+  return code === '22021' || code === '22P05' ? new AppError('BAD_USER_INPUT', 'Text must not contain NUL characters') : null;
+}
