@@ -35,12 +35,6 @@ export class CoreSchema1763800000000 implements MigrationInterface {
   name = 'CoreSchema1763800000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    // pgvector serves the search issue's vector leg; a server without it runs everything else.
-    const [{ available }] = await runner.query(
-      `SELECT count(*)::int AS available FROM pg_available_extensions WHERE name = 'vector'`,
-    );
-    if (available > 0) await runner.query('CREATE EXTENSION IF NOT EXISTS vector');
-
     await runner.query(`
       CREATE TABLE IF NOT EXISTS companies (
         id serial PRIMARY KEY,
