@@ -44,7 +44,10 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     const services: Services = { dataSource: database.dataSource, search: await prepareSearch(database, config, logger) };
     if (config.seedDemoData) {
       const documents = await seedDemoDocuments(services.search);
-      if (documents > 0) logger.info('seeded demo documents', { documents, model: services.search.embedder.model });
+      if (documents > 0) {
+        await services.search.models.refitIfStale();
+        logger.info('seeded demo documents', { documents, model: (await services.search.models.current())?.model ?? null });
+      }
     }
 
     const schema = buildAppSchema();
@@ -94,6 +97,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
           await http.shutdown(config.shutdownTimeoutMs);
           logger.debug('http server closed');
           await graphql.stop();
+          await services.search.models.close();
           await database.close();
           logger.debug('database closed');
         })()),

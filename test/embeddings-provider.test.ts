@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { App } from '../src/app';
+import { CorpusModel, LSA_MODEL_PREFIX } from '../src/search/corpus-model';
+import { DEFAULT_LSA_OPTIONS } from '../src/search/lsa';
 import { prepareModel } from '../src/search/search-backend';
-import { BuiltinEmbedder } from '../src/search/builtin-embedder';
 import { createLogger } from '../src/shared/logger';
 import { startTestApp, TARGET } from './helpers/test-app';
 import { request } from './helpers/http';
@@ -62,16 +63,19 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
   });
 
   it('keeps the vectors of one model when switching to another, and fills in the new model', async () => {
-    const embedded = await prepareModel(app.database, new BuiltinEmbedder(), createLogger('silent'));
+    // Switch to the built-in model: it is fitted on the stored chunks and embeds all of them.
+    const builtin = new CorpusModel(app.database, createLogger('silent'), { backgroundRefit: false, lsa: DEFAULT_LSA_OPTIONS });
+    expect(await builtin.refitIfStale()).to.equal(true);
     const [{ chunks }] = await app.database.dataSource.query('SELECT count(*)::int AS chunks FROM document_chunks');
-    expect(embedded).to.equal(chunks);
     const rows: Array<{ model: string; n: number }> = await app.database.dataSource.query(
       'SELECT model, count(*)::int AS n FROM chunk_embeddings GROUP BY model ORDER BY model',
     );
     expect(rows.map((row) => row.n)).to.deep.equal([chunks, chunks]);
-    expect(rows[0].model).to.equal('builtin-hash-v1');
+    expect(rows[0].model.startsWith(LSA_MODEL_PREFIX)).to.equal(true);
     expect(rows[1].model).to.match(/^openai:/);
-    expect(await prepareModel(app.database, new BuiltinEmbedder(), createLogger('silent'))).to.equal(0);
+    // Nothing is left to fill in for either model.
+    expect(await prepareModel(app.database, (await builtin.current())!, createLogger('silent'))).to.equal(0);
+    await builtin.close();
     // Both models now answer vector searches over the same chunks.
     const { body } = await post(app, '/v1/search', { query: 'clinical trials', mode: 'vector', top_k: 2 });
     expect(body.data).to.have.length(2);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { chunkText, splitSentences } from '../src/search/chunker';
 import { reciprocalRankFusion } from '../src/search/fusion';
-import { embedText, stem } from '../src/search/builtin-embedder';
+import { DEFAULT_LSA_OPTIONS, fitLsa, LsaProjector } from '../src/search/lsa';
+import { stem, termsOf } from '../src/search/terms';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
 
@@ -80,29 +81,57 @@ describe('reciprocal rank fusion', () => {
   });
 });
 
-describe('built-in embedder', () => {
-  it('is deterministic and unit length', () => {
-    const a = embedText('Net income rose in fiscal 2024');
-    expect(a).to.deep.equal(embedText('Net income rose in fiscal 2024'));
-    expect(Math.sqrt(cosine(a, a))).to.be.closeTo(1, 1e-9);
-    expect(embedText('')).to.satisfy((v: number[]) => v.every((x) => x === 0));
+describe('built-in embedder (LSA)', () => {
+  // Two topics; "buyback" and "repurchase" never share a passage, but both share "shares" and "treasury" context.
+  const corpus = [
+    'The company repurchased shares under its repurchase program and holds them as treasury stock.',
+    'Share repurchase activity reduced the count of outstanding shares held in treasury.',
+    'A buyback of shares was announced; bought back shares go to treasury.',
+    'The buyback lowered outstanding shares and raised treasury stock.',
+    'Clinical trials of the drug candidate continue ahead of regulatory approval.',
+    'The FDA approval of the candidate depends on phase 3 clinical trial results.',
+    'Regulatory review of clinical data may delay approval of the drug.',
+    'Capital expenditures rose as the company built new plants.',
+    'Purchases of property, plant and equipment were 1,577 million.',
+  ];
+  const model = fitLsa(corpus, { ...DEFAULT_LSA_OPTIONS, dimensions: 16 });
+  const projector = new LsaProjector(model);
+  const embed = (text: string) => projector.embed(text);
+
+  it('is deterministic, unit length, and padded to its fixed size', () => {
+    expect(model.rank).to.be.within(2, 9);
+    const again = new LsaProjector(fitLsa(corpus, { ...DEFAULT_LSA_OPTIONS, dimensions: 16 }));
+    expect(again.embed('treasury shares')).to.deep.equal(embed('treasury shares'));
+    const vector = embed('Net income rose in fiscal 2024 after the buyback');
+    expect(vector).to.have.length(16);
+    expect(Math.sqrt(cosine(vector, vector))).to.be.closeTo(1, 1e-6);
+    // A text with no term of the vocabulary has no direction.
+    expect(embed('zzz qqq')).to.satisfy((v: number[]) => v.every((x) => x === 0));
   });
 
-  it('brings finance synonyms and inflections closer than unrelated text', () => {
-    const capex = embedText('What were the capital expenditures?');
-    expect(cosine(capex, embedText('Purchases of property, plant and equipment'))).to.be.above(cosine(capex, embedText('Dividends paid to shareholders')));
-    const sales = embedText('net sales increased');
-    expect(cosine(sales, embedText('revenue grew'))).to.be.above(cosine(sales, embedText('debt was repaid')));
+  it('relates words that occur in the same passages, beyond exact word overlap', () => {
+    // Three latent dimensions for three topics: the reduction is what generalizes across co-occurring words.
+    const reduced = new LsaProjector(fitLsa(corpus, { ...DEFAULT_LSA_OPTIONS, dimensions: 3 }));
+    const embed = (text: string) => reduced.embed(text);
+    const buyback = embed('buyback');
+    // "repurchase" never appears with "buyback", yet their contexts match; the drug passages share nothing.
+    expect(cosine(buyback, embed('repurchase program'))).to.be.above(0.5);
+    expect(cosine(buyback, embed('repurchase program'))).to.be.above(cosine(buyback, embed('clinical trials approval')) + 0.4);
+  });
+
+  it('joins finance synonyms through the lexicon and inflections through stemming', () => {
+    const capex = embed('What were the capex?');
+    expect(cosine(capex, embed('Purchases of property, plant and equipment'))).to.be.above(cosine(capex, embed('drug approval')));
+    expect(termsOf('capital expenditures')).to.include('concept:capex');
     expect(stem('expenditures')).to.equal(stem('expenditure'));
+    // Accents are folded and amounts are not topic words; years are.
+    expect(termsOf('Nestlé paid 1,577 in 2024')).to.deep.equal(['nestle', 'paid', '2024']);
   });
 
-  it('lets query term weights pull the query towards the rare word', () => {
-    const page = embedText('Nestlé reported revenue growth');
-    const other = embedText('Unilever reported revenue growth');
-    const plain = embedText('nestle revenue');
-    const weighted = embedText('nestle revenue', undefined, (word) => (word === 'nestle' ? 8 : 1));
-    expect(cosine(weighted, page) - cosine(weighted, other)).to.be.above(cosine(plain, page) - cosine(plain, other));
-    // Accents are folded, so "Nestlé" and "nestle" are the same word.
-    expect(cosine(embedText('Nestlé'), embedText('nestle'))).to.be.closeTo(1, 1e-9);
+  it('fits a corpus of one text, and an empty one, without failing', () => {
+    const single = fitLsa(['Only one passage about revenue.'], { ...DEFAULT_LSA_OPTIONS, dimensions: 8 });
+    expect(single.rank).to.equal(1);
+    expect(cosine(new LsaProjector(single).embed('revenue'), new LsaProjector(single).embed('passage'))).to.be.closeTo(1, 1e-6);
+    expect(fitLsa([], DEFAULT_LSA_OPTIONS).rank).to.equal(0);
   });
 });

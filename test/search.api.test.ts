@@ -4,6 +4,7 @@ import { graphql, request } from './helpers/http';
 import { TARGET } from './helpers/test-app';
 import { ingestDocument } from '../src/search/ingestion.service';
 import type { Embedder } from '../src/search/embedder';
+import { ProviderModel } from '../src/search/embedding-models';
 
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -83,7 +84,7 @@ describe('documents and search', () => {
     const broken: Embedder = { model: 'broken-test-model', dimensions: 8, embedDocuments: async (texts) => texts.map(() => []), embedQuery: async () => [] };
     let failed = false;
     try {
-      await ingestDocument({ dataSource: app().database.dataSource, embedder: broken, vectorAvailable: true, iterativeScan: false }, {
+      await ingestDocument({ dataSource: app().database.dataSource, models: new ProviderModel(broken), vectorAvailable: true, iterativeScan: false }, {
         companyId, title: 'Doomed', docType: 'note', format: 'TEXT', content: `This ${unique} document must not survive.`,
       });
     } catch {

@@ -101,7 +101,7 @@ async function viaDatabase(options: Options): Promise<{ ingest: Ingest; close():
     await withStartupLock(database, (runner) => migrate(database, runner));
     const company = await findCompany(database.dataSource, null, options.company);
     if (!company) throw new Error(`no company with ticker ${options.company}`);
-    const backend = await prepareSearch(database, config, createLogger('warn'));
+    const backend = await prepareSearch(database, config, createLogger('warn'), { backgroundRefit: false });
     return {
       ingest: async (file, content) => {
         const { document, created } = await ingestDocument(backend, {
@@ -110,7 +110,12 @@ async function viaDatabase(options: Options): Promise<{ ingest: Ingest; close():
         });
         return { id: document.id, created, chunks: document.chunkCount };
       },
-      close: () => database.close(),
+      close: async () => {
+        // Refit the built-in search model once for everything just stored (if the corpus grew enough).
+        if (await backend.models.refitIfStale()) process.stdout.write('Refitted the built-in search model on the grown corpus\n');
+        await backend.models.close();
+        await database.close();
+      },
     };
   } catch (error) {
     await database.close();

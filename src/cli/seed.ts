@@ -14,7 +14,10 @@ async function main(): Promise<void> {
       await migrate(database, runner);
       return reseed(runner.manager);
     });
-    const documents = await seedDemoDocuments(await prepareSearch(database, config, createLogger('warn')));
+    const search = await prepareSearch(database, config, createLogger('warn'), { backgroundRefit: false });
+    const documents = await seedDemoDocuments(search);
+    await search.models.refitIfStale();
+    await search.models.close();
     process.stdout.write(
       `Seeded ${report.companies} companies, ${report.statements} statements and ${documents} documents (${database.kind} database)\n`,
     );

@@ -4,10 +4,7 @@ export interface Embedder {
   readonly model: string;
   readonly dimensions: number;
   embedDocuments(texts: string[]): Promise<number[][]>;
-  /** `termWeight`, when the embedder can use it (see weighsQueryTerms), weighs each query word, e.g. by rarity. */
-  embedQuery(text: string, termWeight?: (word: string) => number): Promise<number[]>;
-  /** True when embedQuery uses term weights; the search then computes them from the stored documents. */
-  readonly weighsQueryTerms?: boolean;
+  embedQuery(text: string): Promise<number[]>;
 }
 
 export function normalize(vector: number[]): number[] {

@@ -5,7 +5,7 @@ import { Company } from '../companies/company.entity';
 import { parseExactPeriod } from '../statements/fiscal-period';
 import { chunkText } from './chunker';
 import { Document } from './document.entity';
-import type { Embedder } from './embedder';
+import type { EmbeddingModels } from './embedding-models';
 import { extractText } from './text-extraction';
 import type { IngestDocumentInput } from './search.types';
 import { storeEmbeddings } from './vector-schema';
@@ -16,7 +16,8 @@ const ROWS_PER_INSERT = 500;
 
 export interface SearchBackend {
   dataSource: DataSource;
-  embedder: Embedder;
+  /** The embedding model in use; the built-in one is refitted as the corpus grows. */
+  models: EmbeddingModels;
   /** Whether pgvector is installed: without it documents are stored and searched by full text only. */
   vectorAvailable: boolean;
   /** Whether pgvector can filter inside the index scan (0.8+); older versions filter after it. */
@@ -103,7 +104,7 @@ async function findExisting(manager: EntityManager, companyId: number, contentHa
  * text for the same company is stored once; asking again returns the existing document with `created: false`.
  */
 export async function ingestDocument(backend: SearchBackend, input: IngestDocumentInput): Promise<IngestResult> {
-  const { dataSource, embedder } = backend;
+  const { dataSource } = backend;
   const prepared = prepare(input);
   if (!(await dataSource.getRepository(Company).existsBy({ id: input.companyId }))) {
     throw new AppError('NOT_FOUND', `No company with id ${input.companyId}`);
@@ -113,10 +114,12 @@ export async function ingestDocument(backend: SearchBackend, input: IngestDocume
 
   const chunks = chunkText(prepared.text);
   // Embedding may call a remote provider: do it before the transaction, which then holds its connection briefly.
-  const vectors = backend.vectorAvailable ? await embedder.embedDocuments(chunks) : null;
+  // Before the built-in model's first fit there is no model: the fit embeds these chunks with everything else.
+  const embedder = backend.vectorAvailable ? await backend.models.current() : null;
+  const vectors = embedder ? await embedder.embedDocuments(chunks) : null;
 
   try {
-    return await dataSource.transaction(async (manager) => {
+    const result = await dataSource.transaction(async (manager) => {
       const document = await manager.getRepository(Document).save(
         manager.getRepository(Document).create({
           companyId: input.companyId,
@@ -131,9 +134,11 @@ export async function ingestDocument(backend: SearchBackend, input: IngestDocume
         }),
       );
       const chunkIds = await insertChunks(manager, document, chunks);
-      if (vectors) await storeEmbeddings(manager, embedder, chunkIds.map((chunkId) => ({ chunkId, companyId: input.companyId })), vectors);
+      if (embedder && vectors) await storeEmbeddings(manager, embedder, chunkIds.map((chunkId) => ({ chunkId, companyId: input.companyId })), vectors);
       return { document, created: true };
     });
+    backend.models.documentsAdded();
+    return result;
   } catch (error) {
     // Two requests with the same text raced; the other one stored it.
     if ((error as { code?: string }).code === '23505') {

@@ -1,18 +1,17 @@
-import type { EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import type { Logger } from '../shared/logger';
 import { withStartupLock, type Database } from '../db/database';
-import { BuiltinEmbedder } from './builtin-embedder';
+import { CorpusModel } from './corpus-model';
+import { DEFAULT_LSA_OPTIONS } from './lsa';
 import type { Embedder } from './embedder';
+import { backfillEmbeddings, ProviderModel, type EmbeddingModels } from './embedding-models';
 import type { SearchBackend } from './ingestion.service';
 import { OpenAIEmbedder } from './openai-embedder';
-import { ensureModelIndex, storeEmbeddings, supportsIterativeScan } from './vector-schema';
+import { ensureModelIndex, supportsIterativeScan } from './vector-schema';
 
-const BACKFILL_BATCH = 256;
-
-/** The configured embedder: the provider's when OPENAI_API_KEY is set, the built-in one otherwise. */
-export async function createEmbedder(config: AppConfig): Promise<Embedder> {
-  if (!config.openaiApiKey) return new BuiltinEmbedder();
+/** The provider's embedder when OPENAI_API_KEY is set; null means the built-in, corpus-fitted model. */
+export async function createProviderEmbedder(config: AppConfig): Promise<Embedder | null> {
+  if (!config.openaiApiKey) return null;
   const embedder = new OpenAIEmbedder({
     apiKey: config.openaiApiKey,
     baseUrl: config.openaiBaseUrl,
@@ -22,29 +21,6 @@ export async function createEmbedder(config: AppConfig): Promise<Embedder> {
   });
   await embedder.init();
   return embedder;
-}
-
-/**
- * Embeds every chunk that has no vector from `embedder`'s model yet: chunks stored before pgvector was installed,
- * or before a switch of model. Other models' vectors stay, so switching back loses nothing.
- */
-export async function backfillEmbeddings(manager: EntityManager, embedder: Embedder, logger: Logger): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const rows: Array<{ id: number; company_id: number; content: string }> = await manager.query(
-      `SELECT c.id, c.company_id, c.content FROM document_chunks c
-        WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
-        ORDER BY c.id LIMIT $2`,
-      [embedder.model, BACKFILL_BATCH],
-    );
-    if (rows.length === 0) break;
-    const vectors = await embedder.embedDocuments(rows.map((row) => row.content));
-    const chunks = rows.map((row) => ({ chunkId: row.id, companyId: row.company_id }));
-    await manager.transaction((inner) => storeEmbeddings(inner, embedder, chunks, vectors));
-    total += rows.length;
-  }
-  if (total > 0) logger.info('embedded stored chunks for the current model', { model: embedder.model, chunks: total });
-  return total;
 }
 
 /**
@@ -59,13 +35,32 @@ export async function prepareModel(database: Database, embedder: Embedder, logge
   });
 }
 
-/** The search services for a migrated database: the configured embedder, prepared. */
-export async function prepareSearch(database: Database, config: AppConfig, logger: Logger): Promise<SearchBackend> {
-  const embedder = await createEmbedder(config);
-  await prepareModel(database, embedder, logger);
+/**
+ * The search services for a migrated database. With the built-in model, a corpus that has text but no model yet is
+ * fitted now (once); a model that the corpus has outgrown is refitted in the background.
+ */
+export async function prepareSearch(
+  database: Database,
+  config: AppConfig,
+  logger: Logger,
+  { backgroundRefit = true }: { backgroundRefit?: boolean } = {},
+): Promise<SearchBackend> {
+  const provider = await createProviderEmbedder(config);
+  const models: EmbeddingModels = provider
+    ? new ProviderModel(provider)
+    : new CorpusModel(database, logger, { backgroundRefit, lsa: DEFAULT_LSA_OPTIONS });
+  if (database.vectorAvailable) {
+    const embedder = await models.current();
+    if (embedder) {
+      await prepareModel(database, embedder, logger);
+      models.documentsAdded();
+    } else {
+      await models.refitIfStale();
+    }
+  }
   return {
     dataSource: database.dataSource,
-    embedder,
+    models,
     vectorAvailable: database.vectorAvailable,
     iterativeScan: supportsIterativeScan(database.vectorVersion),
   };

@@ -1,6 +1,5 @@
 import { AppError, badUserInput } from '../shared/errors';
 import { reciprocalRankFusion, RRF_K } from './fusion';
-import { contentWords } from './builtin-embedder';
 import { toVectorLiteral } from './embedder';
 import type { SearchBackend } from './ingestion.service';
 import type { SearchHit, SearchMode } from './search.types';
@@ -66,25 +65,6 @@ function idf(total: number, df: number): number {
   return Math.log(1 + (total - df + 0.5) / (df + 0.5));
 }
 
-/**
- * Weights of the query's words for an embedder that takes them: each word's IDF among the searched chunks, counted
- * through the full-text index (a word PostgreSQL ignores, such as a stop word, counts as absent).
- */
-async function queryTermWeights(backend: SearchBackend, words: string[], companyIds: number[] | null): Promise<(word: string) => number> {
-  const unique = [...new Set(words)].slice(0, MAX_QUERY_WORDS);
-  const rows: Array<{ word: string; df: number }> = await backend.dataSource.query(
-    `SELECT t.word,
-            (SELECT count(*) FROM document_chunks c
-              WHERE c.search_vector @@ plainto_tsquery('english', t.word)
-                AND ($2::int[] IS NULL OR c.company_id = ANY($2::int[])))::int AS df
-       FROM unnest($1::text[]) AS t(word)`,
-    [unique, companyIds],
-  );
-  const total = await chunkCount(backend, companyIds);
-  const weights = new Map(rows.map((row) => [row.word, idf(total, row.df)]));
-  return (word) => weights.get(word) ?? idf(total, 0);
-}
-
 async function textLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
   const frequencies: Array<{ lexeme: string; df: number }> = await backend.dataSource.query(
     `SELECT t.lexeme,
@@ -119,10 +99,10 @@ async function textLeg(backend: SearchBackend, query: string, companyIds: number
  * keep a company filter from starving the result (the filter is applied inside the index scan, not after LIMIT).
  */
 async function vectorLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
-  const { embedder } = backend;
-  const termWeight = embedder.weighsQueryTerms ? await queryTermWeights(backend, contentWords(query), companyIds) : undefined;
-  const embedding = await embedder.embedQuery(query, termWeight);
-  // A query with no features (only stop words or symbols) has no direction: nothing is near it.
+  const embedder = await backend.models.current();
+  // No model yet (an empty corpus), or a query with no known term (only stop words or symbols): nothing is near it.
+  if (!embedder) return [];
+  const embedding = await embedder.embedQuery(query);
   if (!embedding.some((value) => value !== 0)) return [];
   const vector = toVectorLiteral(embedding);
   const dims = embedder.dimensions;

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { embedText } from '../../src/search/builtin-embedder';
+import { createHash } from 'node:crypto';
+import { termsOf } from '../../src/search/terms';
 
 export interface FakeOpenAI {
   url: string;
@@ -13,9 +14,20 @@ export interface FakeOpenAI {
 
 export const FAKE_DIMENSIONS = 64;
 
+/** The fake's own deterministic "model": the text's terms hashed into signed buckets, L2-normalized. */
+function fakeEmbedding(text: string): number[] {
+  const vector = new Array<number>(FAKE_DIMENSIONS).fill(0);
+  for (const term of termsOf(text)) {
+    const hash = createHash('md5').update(term).digest();
+    vector[hash[0] % FAKE_DIMENSIONS] += hash[1] & 1 ? 1 : -1;
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
 /**
  * A local server that speaks the part of the OpenAI API the service uses (POST /v1/embeddings), so the provider path
- * is tested without the internet. Vectors are deterministic (the built-in embedder at 64 dimensions).
+ * is tested without the internet. Vectors are deterministic (hashed terms, 64 dimensions).
  */
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const fake: FakeOpenAI = { url: '', requests: [], behaviour: 'ok', close: async () => undefined };
@@ -37,7 +49,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     }
     const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
     const data = inputs.map((input, index) => {
-      const vector = embedText(String(input), FAKE_DIMENSIONS);
+      const vector = fakeEmbedding(String(input));
       const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
       return { object: 'embedding', index, embedding };
     });

@@ -1,0 +1,59 @@
+import type { EntityManager } from 'typeorm';
+import type { Logger } from '../shared/logger';
+import type { Embedder } from './embedder';
+import { storeEmbeddings } from './vector-schema';
+
+const BACKFILL_BATCH = 256;
+
+/** Where search and ingestion get the embedder to use now. */
+export interface EmbeddingModels {
+  /** The model in use, or null when there is none yet (the built-in model needs stored text to be fitted on). */
+  current(): Promise<Embedder | null>;
+  /** Told after a document is stored: a corpus-fitted model may refit in the background. */
+  documentsAdded(): void;
+  /** Brings the model up to date with the stored corpus now; true when it changed. */
+  refitIfStale(): Promise<boolean>;
+  /** Stops background work; the database can be closed afterwards. */
+  close(): Promise<void>;
+}
+
+/** A provider's model (OpenAI-compatible): fixed, nothing to fit. */
+export class ProviderModel implements EmbeddingModels {
+  constructor(private readonly embedder: Embedder) {}
+
+  async current(): Promise<Embedder> {
+    return this.embedder;
+  }
+
+  documentsAdded(): void {}
+
+  async refitIfStale(): Promise<boolean> {
+    return false;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/**
+ * Embeds every chunk that has no vector from `embedder`'s model yet: chunks stored before pgvector was installed,
+ * before a switch of model, or before a refit. Other models' vectors stay, so switching back loses nothing. Each
+ * batch is its own transaction, so other requests get the connection in between; `stop` ends it early.
+ */
+export async function backfillEmbeddings(manager: EntityManager, embedder: Embedder, logger: Logger, stop = () => false): Promise<number> {
+  let total = 0;
+  while (!stop()) {
+    const rows: Array<{ id: number; company_id: number; content: string }> = await manager.query(
+      `SELECT c.id, c.company_id, c.content FROM document_chunks c
+        WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
+        ORDER BY c.id LIMIT $2`,
+      [embedder.model, BACKFILL_BATCH],
+    );
+    if (rows.length === 0) break;
+    const vectors = await embedder.embedDocuments(rows.map((row) => row.content));
+    const chunks = rows.map((row) => ({ chunkId: row.id, companyId: row.company_id }));
+    await manager.transaction((inner) => storeEmbeddings(inner, embedder, chunks, vectors));
+    total += rows.length;
+  }
+  if (total > 0) logger.info('embedded stored chunks for the current model', { model: embedder.model, chunks: total });
+  return total;
+}

@@ -1,0 +1,70 @@
+import { FINANCE_CONCEPTS } from './finance-lexicon';
+
+/**
+ * The terms the built-in embedder counts in a text: stemmed content words, years, and finance concepts from the
+ * synonym lexicon (so "capex" and "purchases of property, plant and equipment" share a term before any fitting).
+ */
+
+const STOP_WORDS = new Set(
+  ('a an and are as at be been being but by can could did do does for from had has have how i if in into is it its ' +
+    'may might more most of on or our over such than that the their them then there these they this those through to ' +
+    'under up was we were what when where which while who whom why will with would you your also any each other per ' +
+    'about after again all am because before between both during few further here just only own same so some too very')
+    .split(' '),
+);
+
+/** A light suffix stripper (a small Porter-like stemmer): enough to join plurals and common inflections. */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  const rules: Array<[RegExp, string]> = [
+    [/ies$/, 'y'], [/sses$/, 'ss'], [/([^s])s$/, '$1'], [/ingly$/, ''], [/edly$/, ''], [/ing$/, ''], [/ed$/, ''],
+    [/ational$/, 'ate'], [/ization$/, 'ize'], [/ness$/, ''], [/ments?$/, ''], [/ly$/, ''],
+  ];
+  for (const [pattern, replacement] of rules) {
+    if (pattern.test(word)) {
+      const stemmed = word.replace(pattern, replacement);
+      return stemmed.length >= 3 ? stemmed : word;
+    }
+  }
+  return word;
+}
+
+/** Lower-case words and numbers; accents are folded ("Nestlé" → "nestle") so spellings with and without meet. */
+export function tokenize(text: string): string[] {
+  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/&/g, ' and ');
+  return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).filter((token) => token.length > 1 || /\d/.test(token));
+}
+
+/** The words that carry meaning (stop words dropped), before stemming. */
+export function contentWords(text: string): string[] {
+  return tokenize(text).filter((word) => !STOP_WORDS.has(word));
+}
+
+/** Stemmed phrase → concept names, with phrases up to this many words. */
+const CONCEPT_INDEX = new Map<string, string[]>();
+let LONGEST_PHRASE = 1;
+for (const [concept, phrases] of Object.entries(FINANCE_CONCEPTS)) {
+  for (const phrase of phrases) {
+    const words = contentWords(phrase).map(stem);
+    if (words.length === 0) continue;
+    const key = words.join(' ');
+    CONCEPT_INDEX.set(key, [...(CONCEPT_INDEX.get(key) ?? []), concept]);
+    LONGEST_PHRASE = Math.max(LONGEST_PHRASE, words.length);
+  }
+}
+
+// Amounts and page numbers say nothing about the topic of a passage; years do.
+const isTopicWord = (word: string) => !/^\d+$/.test(word) || /^(19|20)\d\d$/.test(word);
+
+/** Terms of a text in order, with repeats: stemmed words and `concept:<name>` for every lexicon phrase found. */
+export function termsOf(text: string): string[] {
+  const words = contentWords(text).map(stem);
+  const terms: string[] = [];
+  words.forEach((word, i) => {
+    if (isTopicWord(word)) terms.push(word);
+    for (let length = 1; length <= LONGEST_PHRASE && i + length <= words.length; length += 1) {
+      for (const concept of CONCEPT_INDEX.get(words.slice(i, i + length).join(' ')) ?? []) terms.push(`concept:${concept}`);
+    }
+  });
+  return terms;
+}

@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import type { App } from '../src/app';
+import { LSA_MODEL_PREFIX } from '../src/search/corpus-model';
+import { request } from './helpers/http';
+import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
+
+const TOPICS = [
+  'Share repurchases and the buyback program returned cash to shareholders through treasury stock purchases.',
+  'Clinical trials of the drug candidate continue ahead of regulatory approval by the FDA.',
+  'Capital expenditures on new plants and equipment rose with capacity expansion.',
+  'Revenue grew on higher volumes and pricing across every segment of the business.',
+  'Credit losses and the allowance for loan losses rose as the economy slowed.',
+];
+
+/** A distinct document: one topic sentence repeated with a serial, so every text is new and on one topic. */
+const documentText = (serial: number) =>
+  Array.from({ length: 3 }, (_, i) => `${TOPICS[serial % TOPICS.length]} Note ${serial}-${i} gives the details.`).join('\n\n');
+
+async function waitFor<T>(probe: () => Promise<T | null | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the built-in search model (LSA fitted on the stored chunks)', function () {
+  this.timeout(120_000);
+  const dataDir = freshDataDir();
+  let app: App;
+  let companyId: number;
+
+  const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> => app.database.dataSource.query(query, parameters);
+  const readyModels = () => sql<{ name: string; corpus_chunks: number }>('SELECT name, corpus_chunks FROM embedding_models WHERE ready_at IS NOT NULL');
+  const ingest = (serial: number) =>
+    request('/v1/documents', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ company_id: companyId, title: `Note ${serial}`, doc_type: 'note', content: documentText(serial) }),
+    }, app.url);
+
+  before(async function () {
+    if (TARGET !== 'embedded') this.skip(); // vectors need pgvector, which the PostgreSQL 15 service lacks
+    app = await startTestApp({ dataDir, seedDemoData: false });
+    [{ id: companyId }] = await sql(`INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Model Test Corp', 'MTC', 'Industrials', 'USD', 12) RETURNING id`);
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  it('has no model on an empty corpus, and fits one in the background once text arrives', async () => {
+    expect(await readyModels()).to.deep.equal([]);
+    const empty = await request('/v1/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'buyback', mode: 'vector' }) }, app.url);
+    expect(empty.status).to.equal(200);
+    expect(empty.body.data).to.deep.equal([]);
+
+    for (let serial = 0; serial < 10; serial += 1) expect((await ingest(serial)).status).to.equal(201);
+    // Refits follow the growth while documents arrive; in the end one model holds a vector of every chunk.
+    const [model] = await waitFor(async () => {
+      const models = await readyModels();
+      const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
+      if (models.length !== 1 || models[0].corpus_chunks * 1.25 <= chunks) return null;
+      const [{ missing }] = await sql(
+        'SELECT count(*)::int AS missing FROM document_chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)',
+        [models[0].name],
+      );
+      return missing === 0 ? models : null;
+    }, 'one model, fitted on at least four fifths of the corpus, with a vector for every chunk');
+    expect(model.name.startsWith(LSA_MODEL_PREFIX)).to.equal(true);
+  });
+
+  it('finds passages by meaning with the fitted model', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // instances look for a newer model once a second
+    const { status, body } = await request('/v1/search', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'stock buybacks', mode: 'vector', top_k: 2 }),
+    }, app.url);
+    expect(status).to.equal(200);
+    expect(body.data).to.have.length(2);
+    for (const hit of body.data) expect(hit.content).to.include('repurchases');
+  });
+
+  it('refits when the corpus has grown by a quarter, then drops the old model with its vectors and index', async () => {
+    const [old] = await readyModels();
+    for (let serial = 10; serial < 16; serial += 1) expect((await ingest(serial)).status).to.equal(201);
+    const [current] = await waitFor(async () => {
+      const models = await readyModels();
+      return models.length === 1 && models[0].name !== old.name ? models : null;
+    }, 'the refitted model');
+    const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
+    const rows = await sql<{ model: string; n: number }>('SELECT model, count(*)::int AS n FROM chunk_embeddings GROUP BY model');
+    expect(rows).to.deep.equal([{ model: current.name, n: chunks }]);
+    const indexes = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'chunk_embeddings' AND indexdef LIKE '%hnsw%'`);
+    expect(indexes).to.have.length(1);
+    expect(indexes[0].indexdef).to.include(current.name);
+  });
+
+  it('keeps its model across a restart, without refitting', async () => {
+    const [before] = await sql('SELECT name, fitted_at FROM embedding_models');
+    await app.close();
+    app = await startTestApp({ dataDir, seedDemoData: false });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await sql('SELECT name, fitted_at FROM embedding_models')).to.deep.equal([before]);
+    const { body } = await request('/v1/search', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'loan loss allowance', mode: 'vector', top_k: 1 }),
+    }, app.url);
+    expect(body.data[0].content).to.include('Credit losses');
+  });
+});
