@@ -119,10 +119,9 @@ describe('built-in embedder (LSA)', () => {
     expect(cosine(buyback, embed('repurchase program'))).to.be.above(cosine(buyback, embed('clinical trials approval')) + 0.4);
   });
 
-  it('joins finance synonyms through the lexicon and inflections through stemming', () => {
-    const capex = embed('What were the capex?');
-    expect(cosine(capex, embed('Purchases of property, plant and equipment'))).to.be.above(cosine(capex, embed('drug approval')));
-    expect(termsOf('capital expenditures')).to.include('concept:capex');
+  it('joins inflections through stemming', () => {
+    const capex = embed('capital expenditure');
+    expect(cosine(capex, embed('Capital expenditures rose'))).to.be.above(cosine(capex, embed('drug approval')) + 0.5);
     expect(stem('expenditures')).to.equal(stem('expenditure'));
     // Accents are folded and amounts are not topic words; years are.
     expect(termsOf('Nestlé paid 1,577 in 2024')).to.deep.equal(['nestle', 'paid', '2024']);

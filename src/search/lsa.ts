@@ -64,7 +64,8 @@ function chooseVocabulary(documents: Array<Map<string, number>>, maxTerms: numbe
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, maxTerms)
     .map(([term]) => term);
-  const idf = Float32Array.from(terms, (term) => Math.log((1 + n) / (1 + (df.get(term) as number))) + 1);
+  // Plain log(N/df) (kept positive for a term in every text of a tiny corpus): rare terms must dominate.
+  const idf = Float32Array.from(terms, (term) => Math.log((n + 1) / (df.get(term) as number)));
   return { terms, idf };
 }
 
