@@ -60,4 +60,31 @@ export class RequestBody {
     }
     return value as number[];
   }
+
+  stringArray(field: string): string[] | undefined {
+    if (!this.present(field)) return undefined;
+    const value = this.body[field];
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return this.fail(field, 'an array of strings');
+    return value as string[];
+  }
+
+  /** An array of objects with only the given fields (their values are checked by the schema). */
+  objectArray(field: string, fields: readonly string[]): Json[] | undefined {
+    if (!this.present(field)) return undefined;
+    const value = this.body[field];
+    if (!Array.isArray(value) || !value.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item))) {
+      return this.fail(field, 'an array of objects');
+    }
+    for (const [index, item] of (value as Json[]).entries()) {
+      const unknown = Object.keys(item).filter((key) => !fields.includes(key));
+      if (unknown.length > 0) throw new AppError('BAD_USER_INPUT', `${field}[${index}] has unknown field "${unknown[0]}": accepted are ${fields.join(', ')}`);
+    }
+    return value as Json[];
+  }
+
+  bool(field: string): boolean | undefined {
+    if (!this.present(field)) return undefined;
+    const value = this.body[field];
+    return typeof value === 'boolean' ? value : this.fail(field, 'true or false');
+  }
 }

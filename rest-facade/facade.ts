@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { AppError, statusForCode, userErrorFromDatabase, type ErrorCode } from '../src/shared/errors';
 import { snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
@@ -78,10 +78,65 @@ function toAppError(errors: readonly GraphQLError[], logger: Logger): AppError {
   return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
 }
 
+type EventResult = ExecutionResult | AsyncGenerator<ExecutionResult>;
+
+/** The one event of a subscription result: `{type, ...}` under the operation's single root field. */
+function eventOf(result: ExecutionResult, logger: Logger): Record<string, any> {
+  if (result.errors?.length) throw toAppError(result.errors, logger);
+  return Object.values(result.data ?? {})[0] as Record<string, any>;
+}
+
+/** Keeps only the fields an event carries (GraphQL returns the others as null). */
+function eventPayload(event: Record<string, any>): Record<string, unknown> {
+  const { type: _type, ...rest } = event;
+  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null && value !== undefined));
+}
+
+function raise(event: Record<string, any>): never {
+  const code = event.error?.code as ErrorCode;
+  throw new AppError(statusForCode(code) ? code : 'INTERNAL_SERVER_ERROR', event.error?.message ?? 'Internal server error');
+}
+
+/**
+ * Serves a subscription of events. A failure before the first event (bad input, unknown company) is an ordinary
+ * error response; after that, a stream reports it as an `error` event. Without streaming, DONE is the `data`.
+ */
+async function serveEvents(res: ServerResponse, route: RestRoute, result: EventResult, streamed: boolean, logger: Logger): Promise<void> {
+  if (!(Symbol.asyncIterator in result)) throw toAppError(result.errors ?? [], logger);
+  const events = result[Symbol.asyncIterator]();
+  try {
+    const first = await events.next();
+    if (first.done) throw new AppError('INTERNAL_SERVER_ERROR', 'The answer ended without an event');
+    let event = eventOf(first.value, logger);
+    if (event.type === 'ERROR') raise(event);
+    if (!streamed) {
+      for (;;) {
+        if (event.type === 'DONE') return sendJson(res, 200, { success: true, data: snakeCaseKeys(route.data(eventPayload(event), {})) });
+        if (event.type === 'ERROR') raise(event);
+        const next = await events.next();
+        if (next.done) throw new AppError('INTERNAL_SERVER_ERROR', 'The answer ended without a DONE event');
+        event = eventOf(next.value, logger);
+      }
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+    for (;;) {
+      const payload = event.type === 'ERROR' ? event.error : snakeCaseKeys(route.data(eventPayload(event), {}));
+      res.write(`event: ${String(event.type).toLowerCase()}\ndata: ${JSON.stringify(payload)}\n\n`);
+      if (event.type === 'DONE' || event.type === 'ERROR' || res.destroyed) break;
+      const next = await events.next();
+      if (next.done) break;
+      event = eventOf(next.value, logger);
+    }
+    res.end();
+  } finally {
+    await events.return?.(undefined);
+  }
+}
+
 /** The `/v1` REST facade: a route table over stored GraphQL operations, executed in-process on the same schema. */
 export function createRestFacade(
   schema: GraphQLSchema,
-  createContext: () => unknown,
+  createContext: (signal: AbortSignal) => unknown,
   logger: Logger,
   limits: { maxBodyBytes: number; maxDocumentBytes: number },
 ): RestFacade {
@@ -107,7 +162,18 @@ export function createRestFacade(
         ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])
         : null;
       const variables = withoutUndefined(route.variables(params, body)) as Record<string, unknown>;
-      const result = await execute({ schema, document, variableValues: variables, contextValue: createContext() });
+      // Long work (AI generation) stops when the client goes away before the answer is complete.
+      const controller = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+      });
+      const contextValue = createContext(controller.signal);
+      if (route.events) {
+        const streamed = req.headers.accept?.includes('text/event-stream') || body?.bool('stream') === true;
+        await serveEvents(res, route, await subscribe({ schema, document, variableValues: variables, contextValue }), streamed, logger);
+        return;
+      }
+      const result = await execute({ schema, document, variableValues: variables, contextValue });
       if (result.errors?.length) throw toAppError(result.errors, logger);
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);

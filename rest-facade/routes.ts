@@ -1,4 +1,5 @@
 import { AppError } from '../src/shared/errors';
+import { snakeCase } from '../src/shared/case';
 import type { RequestParams } from './params';
 import type { RequestBody } from './body';
 
@@ -22,12 +23,26 @@ export interface RestRoute {
   meta?(result: any): unknown;
   /** HTTP status of a success (200 unless it says otherwise, e.g. 201 for a created resource). */
   status?(result: any): number;
+  /**
+   * The operation is a subscription of events `{type, ...}` (TOKEN … DONE | ERROR). With `Accept: text/event-stream`
+   * or `"stream": true` they are sent as Server-Sent Events; otherwise the DONE event is the response `data`.
+   */
+  events?: true;
 }
 
 /** A value the caller asked for by id or period; null means it does not exist. */
 function found<T>(value: T | null | undefined, message: string): T {
   if (value === null || value === undefined) throw new AppError('NOT_FOUND', message);
   return value;
+}
+
+/** REST names statement fields as its statement responses do (net_income), also where they appear as values. */
+function snakeFieldNames<T extends { citations?: Array<{ field: string | null }> | null; table?: Array<{ metric: string }> }>(result: T): T {
+  return {
+    ...result,
+    ...(result.citations ? { citations: result.citations.map((c) => ({ ...c, field: c.field === null ? null : snakeCase(c.field) })) } : {}),
+    ...(result.table ? { table: result.table.map((row) => ({ ...row, metric: snakeCase(row.metric) })) } : {}),
+  };
 }
 
 const companyNotFound = (variables: Record<string, unknown>) => `No company with id ${variables.id}`;
@@ -119,6 +134,37 @@ export const ROUTES: readonly RestRoute[] = [
     }),
     data: (result) => result.ingestDocument,
     status: (result) => (result.ingestDocument.created ? 201 : 200),
+  },
+  {
+    method: 'POST',
+    path: '/v1/ai/summarize',
+    operation: 'Summarize',
+    body: ['company_id', 'period', 'summary_type'],
+    variables: (_params, body) => ({
+      input: { companyId: body!.requiredInt('company_id'), period: body!.string('period'), summaryType: body!.string('summary_type') },
+    }),
+    data: (result) => snakeFieldNames(result.summarize),
+  },
+  {
+    method: 'POST',
+    path: '/v1/ai/compare',
+    operation: 'Compare',
+    body: ['company_ids', 'period', 'metrics'],
+    variables: (_params, body) => ({
+      input: { companyIds: body!.intArray('company_ids') ?? [], period: body!.string('period'), metrics: body!.stringArray('metrics') },
+    }),
+    data: (result) => snakeFieldNames(result.compare),
+  },
+  {
+    method: 'POST',
+    path: '/v1/ai/chat',
+    operation: 'Chat',
+    body: ['messages', 'company_ids', 'conversation_id', 'stream'],
+    events: true,
+    variables: (_params, body) => ({
+      input: { messages: body!.objectArray('messages', ['role', 'content']), companyIds: body!.intArray('company_ids'), conversationId: body!.string('conversation_id') },
+    }),
+    data: (event) => snakeFieldNames(event),
   },
   {
     method: 'GET',

@@ -11,6 +11,9 @@ import { createRequestContext, type Services } from './graphql/context';
 import { createRestFacade } from '../rest-facade/facade';
 import { createHttpServer, sendOk } from './http/server';
 import { AppError } from './shared/errors';
+import { createAiService } from './ai/create-ai-service';
+import { createStreamHandler } from './graphql/stream-handler';
+import { STREAM_ENDPOINT } from './graphql/schema';
 
 export interface App {
   /** Base URL of the service, e.g. http://127.0.0.1:8080 */
@@ -41,7 +44,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       logger.warn('pgvector is not installed on this PostgreSQL server: search runs on full text only');
     }
 
-    const services: Services = { dataSource: database.dataSource, search: await prepareSearch(database, config, logger) };
+    const search = await prepareSearch(database, config, logger);
+    const services: Services = { dataSource: database.dataSource, search, ai: createAiService(database.dataSource, search, config, logger) };
     if (config.seedDemoData) {
       const documents = await seedDemoDocuments(services.search);
       if (documents > 0) {
@@ -52,7 +56,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
 
     const schema = buildAppSchema();
     const graphql = await createGraphQLHandler(schema, services, logger, config.maxBodyBytes);
-    const rest = createRestFacade(schema, () => createRequestContext(services), logger, config);
+    const rest = createRestFacade(schema, (signal) => createRequestContext(services, signal), logger, config);
+    const stream = createStreamHandler(schema, services, logger);
 
     const http = createHttpServer(
       [
@@ -76,6 +81,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
           },
         },
         { path: '/graphql', handler: graphql.handle, sendError: sendGraphQLTransportError },
+        { path: STREAM_ENDPOINT, handler: stream.handle, sendError: sendGraphQLTransportError },
         { path: '/v1/', handler: rest.handle },
       ],
       logger,

@@ -61,25 +61,25 @@ interface FieldSpec {
 }
 
 const STATEMENT_FIELDS: FieldSpec[] = [
-  { source: 'income_statement', field: 'revenue', label: 'revenue', unit: 'USD' },
-  { source: 'income_statement', field: 'grossProfit', label: 'gross profit', unit: 'USD' },
-  { source: 'income_statement', field: 'operatingIncome', label: 'operating income', unit: 'USD' },
-  { source: 'income_statement', field: 'netIncome', label: 'net income', unit: 'USD' },
-  { source: 'income_statement', field: 'ebitda', label: 'EBITDA', unit: 'USD' },
-  { source: 'income_statement', field: 'researchAndDevelopment', label: 'research and development spending', unit: 'USD' },
-  { source: 'income_statement', field: 'interestExpense', label: 'interest expense', unit: 'USD' },
-  { source: 'income_statement', field: 'epsDiluted', label: 'diluted EPS', unit: 'USD_per_share' },
-  { source: 'balance_sheet', field: 'cashAndEquivalents', label: 'cash and equivalents', unit: 'USD' },
-  { source: 'balance_sheet', field: 'totalAssets', label: 'total assets', unit: 'USD' },
-  { source: 'balance_sheet', field: 'totalLiabilities', label: 'total liabilities', unit: 'USD' },
-  { source: 'balance_sheet', field: 'totalEquity', label: 'shareholders\u2019 equity', unit: 'USD' },
-  { source: 'balance_sheet', field: 'shortTermDebt', label: 'short-term debt', unit: 'USD' },
-  { source: 'balance_sheet', field: 'longTermDebt', label: 'long-term debt', unit: 'USD' },
-  { source: 'cash_flow', field: 'operatingCashFlow', label: 'operating cash flow', unit: 'USD' },
-  { source: 'cash_flow', field: 'capitalExpenditure', label: 'capital expenditure', unit: 'USD' },
-  { source: 'cash_flow', field: 'freeCashFlow', label: 'free cash flow', unit: 'USD' },
-  { source: 'cash_flow', field: 'dividendsPaid', label: 'dividends paid', unit: 'USD' },
-  { source: 'cash_flow', field: 'shareRepurchases', label: 'share repurchases', unit: 'USD' },
+  { source: 'income_statement', field: 'revenue', label: 'revenue', unit: 'money' },
+  { source: 'income_statement', field: 'grossProfit', label: 'gross profit', unit: 'money' },
+  { source: 'income_statement', field: 'operatingIncome', label: 'operating income', unit: 'money' },
+  { source: 'income_statement', field: 'netIncome', label: 'net income', unit: 'money' },
+  { source: 'income_statement', field: 'ebitda', label: 'EBITDA', unit: 'money' },
+  { source: 'income_statement', field: 'researchAndDevelopment', label: 'research and development spending', unit: 'money' },
+  { source: 'income_statement', field: 'interestExpense', label: 'interest expense', unit: 'money' },
+  { source: 'income_statement', field: 'epsDiluted', label: 'diluted EPS', unit: 'money_per_share' },
+  { source: 'balance_sheet', field: 'cashAndEquivalents', label: 'cash and equivalents', unit: 'money' },
+  { source: 'balance_sheet', field: 'totalAssets', label: 'total assets', unit: 'money' },
+  { source: 'balance_sheet', field: 'totalLiabilities', label: 'total liabilities', unit: 'money' },
+  { source: 'balance_sheet', field: 'totalEquity', label: 'shareholders\u2019 equity', unit: 'money' },
+  { source: 'balance_sheet', field: 'shortTermDebt', label: 'short-term debt', unit: 'money' },
+  { source: 'balance_sheet', field: 'longTermDebt', label: 'long-term debt', unit: 'money' },
+  { source: 'cash_flow', field: 'operatingCashFlow', label: 'operating cash flow', unit: 'money' },
+  { source: 'cash_flow', field: 'capitalExpenditure', label: 'capital expenditure', unit: 'money' },
+  { source: 'cash_flow', field: 'freeCashFlow', label: 'free cash flow', unit: 'money' },
+  { source: 'cash_flow', field: 'dividendsPaid', label: 'dividends paid', unit: 'money' },
+  { source: 'cash_flow', field: 'shareRepurchases', label: 'share repurchases', unit: 'money' },
   { source: 'ratios', field: 'grossMargin', label: 'gross margin', unit: 'fraction' },
   { source: 'ratios', field: 'operatingMargin', label: 'operating margin', unit: 'fraction' },
   { source: 'ratios', field: 'netMargin', label: 'net margin', unit: 'fraction' },
@@ -111,7 +111,7 @@ function periodFacts(company: Company, period: string, statements: Record<FieldS
   };
   for (const spec of STATEMENT_FIELDS) add(spec.source, spec.field, spec.label, spec.unit, statements[spec.source]?.[spec.field]);
   const debt = ['shortTermDebt', 'longTermDebt'].map((field) => facts.get(field)?.value).filter((value) => value !== undefined);
-  if (debt.length > 0) add('derived', 'totalDebt', 'total debt', 'USD', debt.reduce((sum, value) => sum + value, 0));
+  if (debt.length > 0) add('derived', 'totalDebt', 'total debt', 'money', debt.reduce((sum, value) => sum + value, 0));
   return facts;
 }
 

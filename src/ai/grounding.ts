@@ -1,7 +1,7 @@
 import { extractNumbers, type NumberKind, type NumberMention } from './numbers';
 
 /** How a fact's value is meant: it decides which written forms may stand for it. */
-export type FactUnit = 'USD' | 'USD_per_share' | 'shares' | 'fraction' | 'points' | 'multiple' | 'days';
+export type FactUnit = 'money' | 'money_per_share' | 'shares' | 'fraction' | 'points' | 'multiple' | 'days';
 
 /** A number the text may use: a statement field, a ratio, or a change derived from them. */
 export interface GroundingFact {
@@ -18,11 +18,11 @@ export interface GroundingReport {
 
 /** Which fact units a written kind of number may stand for. */
 const COMPATIBLE: Record<NumberKind, FactUnit[]> = {
-  money: ['USD', 'USD_per_share'],
+  money: ['money', 'money_per_share'],
   percent: ['fraction'],
   points: ['points'],
   multiple: ['multiple', 'fraction'],
-  number: ['USD', 'USD_per_share', 'shares', 'multiple', 'days'],
+  number: ['money', 'money_per_share', 'shares', 'multiple', 'days'],
 };
 
 const close = (a: number, b: number, tolerance: number) => Math.abs(Math.abs(a) - Math.abs(b)) <= tolerance * (1 + 1e-9) + 1e-12;
@@ -46,11 +46,19 @@ function inDocuments(mention: NumberMention, documentNumbers: NumberMention[]): 
  * Checks every number of a text against the facts it was written from and the document passages it was given.
  * Returns the report and the indexes of the facts the text used (for citations).
  */
-export function checkGrounding(text: string, facts: GroundingFact[], documents: string[]): { report: GroundingReport; usedFacts: Set<number> } {
+export function checkGrounding(
+  text: string,
+  facts: GroundingFact[],
+  documents: string[],
+  names: string[] = [],
+): { report: GroundingReport; usedFacts: Set<number> } {
   const documentNumbers = documents.flatMap(extractNumbers);
   const usedFacts = new Set<number>();
   const unsupported: string[] = [];
-  const mentions = extractNumbers(text);
+  // Names that are written with digits (tickers such as "2330") are not figures.
+  const escaped = names.filter((name) => /\d/.test(name)).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const masked = escaped.length ? text.replace(new RegExp(`(?<![\\w.])(?:${escaped.join('|')})(?![\\w])`, 'g'), (name) => ' '.repeat(name.length)) : text;
+  const mentions = extractNumbers(masked);
   for (const mention of mentions) {
     const fact = supportingFact(mention, facts);
     if (fact >= 0) usedFacts.add(fact);

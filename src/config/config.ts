@@ -27,6 +27,12 @@ export interface AppConfig {
   embeddingDimensions: number | null;
   /** Timeout of one call to the provider. */
   aiTimeoutMs: number;
+  /** Chat model of the provider, used by the AI writer when OPENAI_API_KEY is set. */
+  llmModel: string;
+  /** Deadline of one whole AI answer (summary, comparison or chat), retries included. */
+  llmTimeoutMs: number;
+  /** AI answers generated at once; more wait for a slot. */
+  aiMaxConcurrency: number;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -92,5 +98,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     embeddingModel: env.EMBEDDING_MODEL?.trim() || 'text-embedding-3-small',
     embeddingDimensions: env.EMBEDDING_DIMENSIONS?.trim() ? readInt(env, 'EMBEDDING_DIMENSIONS', 0, 1, 16_000) : null,
     aiTimeoutMs: readInt(env, 'AI_TIMEOUT_MS', 30_000, 100, 600_000),
+    llmModel: env.LLM_MODEL?.trim() || 'gpt-4o-mini',
+    llmTimeoutMs: readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000),
+    aiMaxConcurrency: readInt(env, 'AI_MAX_CONCURRENCY', 4, 1, 256),
   };
 }

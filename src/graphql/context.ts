@@ -1,18 +1,22 @@
 import type { DataSource } from 'typeorm';
 import { createStatementLoaders, type StatementLoaders } from '../statements/statement.loaders';
 import type { SearchBackend } from '../search/ingestion.service';
+import type { AiService } from '../ai/ai.service';
 
 /** Long-lived services the resolvers use, created once at start-up. */
 export interface Services {
   dataSource: DataSource;
   search: SearchBackend;
+  ai: AiService;
 }
 
 /** What every resolver gets: the services and this request's own DataLoaders (never shared across requests). */
 export interface RequestContext extends Services {
   loaders: StatementLoaders;
+  /** Aborts when the client goes away: long work (AI generation) stops, and the provider request with it. */
+  signal: AbortSignal;
 }
 
-export function createRequestContext(services: Services): RequestContext {
-  return { ...services, loaders: createStatementLoaders(services.dataSource) };
+export function createRequestContext(services: Services, signal: AbortSignal = new AbortController().signal): RequestContext {
+  return { ...services, loaders: createStatementLoaders(services.dataSource), signal };
 }

@@ -1,14 +1,25 @@
 import 'reflect-metadata';
 import { GraphQLError, printSchema, type GraphQLSchema, type ValidationRule } from 'graphql';
-import { buildSchemaSync } from 'type-graphql';
+import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { CompanyResolver } from '../companies/company.resolver';
 import { FinancialPeriodResolver } from '../statements/financial-period.resolver';
 import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver';
 import { SearchResolver } from '../search/search.resolver';
+import { AiResolver } from '../ai/ai.resolver';
 
 export const STREAM_ENDPOINT = '/graphql/stream';
 
 let built: GraphQLSchema | null = null;
+
+/** type-graphql wants a PubSub once a schema has subscriptions; ours stream from `subscribe` functions, never topics. */
+const NO_TOPICS: PubSub = {
+  publish: () => {
+    throw new Error('this schema has no publish/subscribe topics');
+  },
+  subscribe: () => {
+    throw new Error('this schema has no publish/subscribe topics');
+  },
+};
 
 /**
  * The GraphQL schema built from the type-graphql classes; `schema.graphql` is this, printed. Built once per process:
@@ -16,9 +27,10 @@ let built: GraphQLSchema | null = null;
  */
 export function buildAppSchema(): GraphQLSchema {
   return (built ??= buildSchemaSync({
-    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver],
+    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, AiResolver],
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
     validate: false,
+    pubSub: NO_TOPICS,
   }));
 }
 

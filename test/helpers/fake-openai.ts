@@ -9,7 +9,61 @@ export interface FakeOpenAI {
   requests: Array<{ path: string; authorization: string | undefined; body: any }>;
   /** What the next requests get: normal answers, HTTP 500s, or no answer at all. */
   behaviour: 'ok' | 'fail' | 'hang';
+  /** What chat completions get: a streamed reply, HTTP 500s, no answer, a broken stream, or a slow endless stream. */
+  chatBehaviour: 'ok' | 'fail' | 'hang' | 'malformed' | 'slow';
+  /** The reply's pieces, streamed one per chunk; by default it is computed from the request (see `reply`). */
+  reply: ((messages: Array<{ role: string; content: string }>) => string[]) | null;
+  /** Chat requests whose connection the client closed before the reply ended. */
+  abortedChats: number;
   close(): Promise<void>;
+}
+
+/** A chunk of a streamed chat completion, as the OpenAI API sends it. */
+function chatChunk(content: string | null, finish: string | null = null): string {
+  const delta = content === null ? {} : { content };
+  return `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: 'fake-chat', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+}
+
+/** Default reply: the first revenue fact of the prompt, restated, so a grounded answer is easy to check. */
+function defaultReply(messages: Array<{ role: string; content: string }>): string[] {
+  const fact = /^- (\S+) (\S+) revenue: (.+)$/m.exec(messages[0]?.content ?? '');
+  return fact ? ['Revenue ', `of ${fact[1]} `, `was ${fact[3]} `, `in ${fact[2]}.`] : ['No ', 'facts.'];
+}
+
+async function serveChat(fake: FakeOpenAI, req: http.IncomingMessage, res: http.ServerResponse, body: any): Promise<void> {
+  const pieces = (fake.reply ?? defaultReply)(body.messages ?? []);
+  let finished = false;
+  res.once('close', () => {
+    if (!finished) fake.abortedChats += 1;
+  });
+  if (fake.chatBehaviour === 'hang') return;
+  if (fake.chatBehaviour === 'fail') {
+    finished = true;
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { message: 'fake provider failure', type: 'server_error' } }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  if (fake.chatBehaviour === 'malformed') {
+    finished = true;
+    res.end('data: {"choices": [ this is not json\n\n');
+    return;
+  }
+  if (fake.chatBehaviour === 'slow') {
+    // One piece every 100 ms, for as long as the client listens.
+    for (let i = 0; !res.destroyed && i < 600; i += 1) {
+      res.write(chatChunk(`piece${i} `));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return;
+  }
+  for (const piece of pieces) {
+    res.write(chatChunk(piece));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  res.write(chatChunk(null, 'stop'));
+  finished = true;
+  res.end('data: [DONE]\n\n');
 }
 
 export const FAKE_DIMENSIONS = 64;
@@ -26,16 +80,18 @@ function fakeEmbedding(text: string): number[] {
 }
 
 /**
- * A local server that speaks the part of the OpenAI API the service uses (POST /v1/embeddings), so the provider path
- * is tested without the internet. Vectors are deterministic (hashed terms, 64 dimensions).
+ * A local server that speaks the parts of the OpenAI API the service uses (POST /v1/embeddings and streamed
+ * POST /v1/chat/completions), so the provider path is tested without the internet. Vectors are deterministic
+ * (hashed terms, 64 dimensions); chat replies are scripted.
  */
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const fake: FakeOpenAI = { url: '', requests: [], behaviour: 'ok', close: async () => undefined };
+  const fake: FakeOpenAI = { url: '', requests: [], behaviour: 'ok', chatBehaviour: 'ok', reply: null, abortedChats: 0, close: async () => undefined };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null;
     fake.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
+    if (req.method === 'POST' && req.url === '/v1/chat/completions') return serveChat(fake, req, res, body);
     if (fake.behaviour === 'hang') return; // never answers; the client's timeout must fire
     if (fake.behaviour === 'fail') {
       res.writeHead(500, { 'content-type': 'application/json' });

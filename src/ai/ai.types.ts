@@ -1,0 +1,213 @@
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export type CitationKind = 'STATEMENT' | 'DOCUMENT';
+export const CitationKindEnum = { STATEMENT: 'STATEMENT', DOCUMENT: 'DOCUMENT' } as const satisfies Record<CitationKind, CitationKind>;
+registerEnumType(CitationKindEnum, { name: 'CitationKind', description: 'A statement field, or a passage of a stored document.' });
+
+export type ChatEventType = 'TOKEN' | 'CITATIONS' | 'DONE' | 'ERROR';
+export const ChatEventTypeEnum = { TOKEN: 'TOKEN', CITATIONS: 'CITATIONS', DONE: 'DONE', ERROR: 'ERROR' } as const satisfies Record<ChatEventType, ChatEventType>;
+registerEnumType(ChatEventTypeEnum, { name: 'ChatEventType' });
+
+@ObjectType({ description: 'What an analysis was written from: a statement field (company, period, field) or a document passage.' })
+export class Citation {
+  @Field(() => CitationKindEnum)
+  kind!: CitationKind;
+
+  @Field(() => Int)
+  companyId!: number;
+
+  @Field()
+  ticker!: string;
+
+  @Field(() => String, { nullable: true, description: 'Statement citations: the period of the figure.' })
+  period!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'income_statement, balance_sheet, cash_flow, ratios or derived (a change computed from them).' })
+  statement!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'camelCase field, e.g. netIncome, grossMargin, revenueChange.' })
+  field!: string | null;
+
+  @Field(() => Float, { nullable: true })
+  value!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  chunkId!: number | null;
+
+  @Field(() => Int, { nullable: true })
+  documentId!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Document citations: the document title.' })
+  title!: string | null;
+}
+
+@ObjectType({ description: 'The check of every number in a text against the facts it was written from.' })
+export class Grounding {
+  @Field(() => Int)
+  numbersChecked!: number;
+
+  @Field(() => Int)
+  numbersUnsupported!: number;
+
+  @Field(() => [String], { description: 'Numbers found in the text that no fact or cited passage supports, as written.' })
+  unsupported!: string[];
+}
+
+@ObjectType()
+export class Summary {
+  @Field()
+  summary!: string;
+
+  @Field()
+  summaryType!: string;
+
+  @Field(() => Int)
+  companyId!: number;
+
+  @Field()
+  period!: string;
+
+  @Field(() => [Citation])
+  citations!: Citation[];
+
+  @Field(() => Grounding)
+  grounding!: Grounding;
+
+  @Field({ description: 'The writer: builtin-analyst-v1, or openai:<host>/<model>.' })
+  model!: string;
+}
+
+@ObjectType()
+export class MetricValue {
+  @Field(() => Int)
+  companyId!: number;
+
+  @Field()
+  ticker!: string;
+
+  @Field()
+  period!: string;
+
+  @Field(() => Float, { nullable: true, description: 'Null when the company does not report it for the period.' })
+  value!: number | null;
+}
+
+@ObjectType({ description: 'One compared measure across the companies.' })
+export class ComparisonRow {
+  @Field({ description: 'camelCase field, e.g. revenue, netMargin, revenueChange.' })
+  metric!: string;
+
+  @Field()
+  label!: string;
+
+  @Field({ description: 'money (in the company\u2019s reporting currency), money_per_share, fraction (0.125 = 12.5%), points (a change of a fraction) or multiple.' })
+  unit!: string;
+
+  @Field(() => [MetricValue])
+  values!: MetricValue[];
+}
+
+@ObjectType()
+export class Comparison {
+  @Field()
+  comparison!: string;
+
+  @Field(() => [Int])
+  companyIds!: number[];
+
+  @Field({ description: 'The period asked for (each row value carries the period it resolved to).' })
+  period!: string;
+
+  @Field(() => [ComparisonRow])
+  table!: ComparisonRow[];
+
+  @Field(() => [Citation])
+  citations!: Citation[];
+
+  @Field(() => Grounding)
+  grounding!: Grounding;
+
+  @Field()
+  model!: string;
+}
+
+@InputType()
+export class SummarizeInput {
+  @Field(() => Int)
+  companyId!: number;
+
+  @Field(() => String, { nullable: true, description: 'Q<n>-<yyyy>, FY<yyyy>, latest (default) or latest-fy.' })
+  period?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'overview (default), profitability, balance_sheet, cash_flow or risks.' })
+  summaryType?: string | null;
+}
+
+@InputType()
+export class CompareInput {
+  @Field(() => [Int], { description: '2 to 5 distinct companies.' })
+  companyIds!: number[];
+
+  @Field(() => String, { nullable: true, description: 'Q<n>-<yyyy>, FY<yyyy>, latest (default) or latest-fy.' })
+  period?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'Measures to compare (see the README); a default set when omitted.' })
+  metrics?: string[] | null;
+}
+
+@InputType()
+export class ChatMessageInput {
+  @Field({ description: 'user or assistant.' })
+  role!: string;
+
+  @Field()
+  content!: string;
+}
+
+@InputType()
+export class ChatInput {
+  @Field(() => [ChatMessageInput], { description: 'The new turn(s); the last one is the user\u2019s question.' })
+  messages!: ChatMessageInput[];
+
+  @Field(() => [Int], { nullable: true })
+  companyIds?: number[] | null;
+
+  @Field(() => ID, { nullable: true, description: 'Continue a stored conversation.' })
+  conversationId?: string | null;
+}
+
+@ObjectType()
+export class ChatError {
+  @Field()
+  code!: string;
+
+  @Field()
+  message!: string;
+}
+
+@ObjectType({ description: 'One event of a streamed chat answer: TOKEN (text as it is produced), CITATIONS, DONE (the whole answer) or ERROR.' })
+export class ChatEvent {
+  @Field(() => ChatEventTypeEnum)
+  type!: ChatEventType;
+
+  @Field(() => String, { nullable: true, description: 'TOKEN: the next piece of text.' })
+  text?: string | null;
+
+  @Field(() => [Citation], { nullable: true, description: 'CITATIONS and DONE.' })
+  citations?: Citation[] | null;
+
+  @Field(() => String, { nullable: true, description: 'DONE: the whole answer.' })
+  answer?: string | null;
+
+  @Field(() => Grounding, { nullable: true, description: 'DONE.' })
+  grounding?: Grounding | null;
+
+  @Field(() => ID, { nullable: true, description: 'DONE: the conversation to continue.' })
+  conversationId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'DONE: the writer.' })
+  model?: string | null;
+
+  @Field(() => ChatError, { nullable: true, description: 'ERROR: what went wrong (with the error envelope\u2019s code).' })
+  error?: ChatError | null;
+}

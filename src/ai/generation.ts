@@ -1,0 +1,112 @@
+import { AppError } from '../shared/errors';
+import type { Writer, WritingTask } from './writer';
+
+/** Limits of every call to a writer (see AI_TIMEOUT_MS, AI_MAX_CONCURRENCY). */
+export interface GenerationLimits {
+  /** The whole generation, retries included, ends within this; then it is a 504. */
+  timeoutMs: number;
+  /** Generations running at once; more wait for a slot (up to the timeout, then 503). */
+  maxConcurrency: number;
+}
+
+const MAX_RETRIES = 2;
+
+/** A counting semaphore: at most `size` holders; waiters give up after a timeout. */
+export class Slots {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  async acquire(timeoutMs: number, signal: AbortSignal): Promise<() => void> {
+    if (this.active >= this.size) {
+      await new Promise<void>((resolve, reject) => {
+        const grant = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          this.waiting.splice(this.waiting.indexOf(grant), 1);
+          reject(new AppError('SERVICE_UNAVAILABLE', `All ${this.size} AI slots stayed busy for ${timeoutMs} ms; try again shortly`, undefined, { 'retry-after': '5' }));
+        }, timeoutMs);
+        signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          const index = this.waiting.indexOf(grant);
+          if (index >= 0) this.waiting.splice(index, 1);
+          reject(signal.reason);
+        }, { once: true });
+        this.waiting.push(grant);
+      });
+    }
+    this.active += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active -= 1;
+      this.waiting.shift()?.();
+    };
+  }
+}
+
+/** Rejects when the signal aborts, so a stuck await (a provider that never answers) ends on time. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function upstreamError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const message = (error as Error)?.message ?? String(error);
+  return new AppError('UPSTREAM_ERROR', `The language model failed: ${message.slice(0, 300)}`);
+}
+
+export class ClientGone extends Error {
+  constructor() {
+    super('the client went away');
+  }
+}
+
+/**
+ * Runs a writer under the limits: a deadline over the whole generation, up to two retries while nothing has been
+ * produced yet (a stream cannot be taken back), and cancellation when the caller's signal aborts (client gone).
+ */
+export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string> {
+  const deadline = AbortSignal.timeout(limits.timeoutMs);
+  const signal = AbortSignal.any([caller, deadline]);
+  const release = await slots.acquire(limits.timeoutMs, caller);
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      let produced = false;
+      const iterator = writer.write(task, signal)[Symbol.asyncIterator]();
+      try {
+        for (;;) {
+          const next = await abortable(iterator.next(), signal);
+          if (next.done) return;
+          produced = true;
+          yield next.value;
+        }
+      } catch (error) {
+        void iterator.return?.()?.catch(() => undefined);
+        if (caller.aborted) throw new ClientGone();
+        if (deadline.aborted) throw new AppError('UPSTREAM_TIMEOUT', `The language model did not finish within ${limits.timeoutMs} ms`);
+        if (produced || attempt >= MAX_RETRIES) throw upstreamError(error);
+        await abortable(new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt)), signal).catch(() => undefined);
+        if (deadline.aborted) throw new AppError('UPSTREAM_TIMEOUT', `The language model did not finish within ${limits.timeoutMs} ms`);
+      }
+    }
+  } finally {
+    release();
+  }
+}
+
+/** The whole text of a generation. */
+export async function generateText(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): Promise<string> {
+  let text = '';
+  for await (const piece of generate(writer, task, limits, slots, caller)) text += piece;
+  return text;
+}

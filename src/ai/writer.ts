@@ -1,0 +1,41 @@
+import type { FactSheet, StatementFact } from './facts';
+import { formatMoney, formatMultiple, formatPercent, formatPerShare, formatPoints } from './numbers';
+
+export const SUMMARY_TYPES = ['overview', 'profitability', 'balance_sheet', 'cash_flow', 'risks'] as const;
+export type SummaryType = (typeof SUMMARY_TYPES)[number];
+
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** What to write, with the facts it must be written from. */
+export type WritingTask =
+  | { kind: 'summary'; summaryType: SummaryType; sheet: FactSheet }
+  | { kind: 'comparison'; sheet: FactSheet; metrics: string[] }
+  | { kind: 'chat'; sheet: FactSheet; messages: ChatTurn[] };
+
+/** Writes analysis text from facts, piece by piece (pieces are streamed to chat clients as they come). */
+export interface Writer {
+  /** Reported with every answer, e.g. "builtin-analyst-v1" or "openai:api.openai.com/gpt-4o-mini". */
+  readonly model: string;
+  write(task: WritingTask, signal: AbortSignal): AsyncIterable<string>;
+}
+
+/** A fact as prose shows it: the unit decides the form ("$8.95 billion", "12.5%", "1.8x", "3.1 percentage points"). */
+export function formatFact(fact: Pick<StatementFact, 'value' | 'unit'>, currency = 'USD'): string {
+  switch (fact.unit) {
+    case 'money':
+      return formatMoney(fact.value, currency);
+    case 'money_per_share':
+      return formatPerShare(fact.value, currency);
+    case 'fraction':
+      return formatPercent(fact.value);
+    case 'points':
+      return formatPoints(fact.value);
+    case 'multiple':
+      return formatMultiple(fact.value);
+    default:
+      return fact.value.toLocaleString('en-US', { maximumFractionDigits: 1 });
+  }
+}
