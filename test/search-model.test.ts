@@ -85,13 +85,14 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
   it('refits when the corpus has grown by a quarter, then drops the old model with its vectors and index', async () => {
     const [old] = await readyModels();
     for (let serial = 10; serial < 16; serial += 1) expect((await ingest(serial)).status).to.equal(201);
-    const [current] = await waitFor(async () => {
-      const models = await readyModels();
-      return models.length === 1 && models[0].name !== old.name ? models : null;
-    }, 'the refitted model');
-    const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
-    const rows = await sql<{ model: string; n: number }>('SELECT model, count(*)::int AS n FROM chunk_embeddings GROUP BY model');
-    expect(rows).to.deep.equal([{ model: current.name, n: chunks }]);
+    // Settled: one model (no refit under way), not the old one, with a vector for every chunk and no other vectors.
+    const current = await waitFor(async () => {
+      const models = await sql<{ name: string; ready: boolean }>('SELECT name, ready_at IS NOT NULL AS ready FROM embedding_models');
+      if (models.length !== 1 || !models[0].ready || models[0].name === old.name) return null;
+      const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
+      const rows = await sql<{ model: string; n: number }>('SELECT model, count(*)::int AS n FROM chunk_embeddings GROUP BY model');
+      return rows.length === 1 && rows[0].model === models[0].name && rows[0].n === chunks ? models[0] : null;
+    }, 'the refitted model, alone');
     const indexes = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'chunk_embeddings' AND indexdef LIKE '%hnsw%'`);
     expect(indexes).to.have.length(1);
     expect(indexes[0].indexdef).to.include(current.name);
