@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createClient } from 'graphql-sse';
 import type { App } from '../src/app';
 import { request } from './helpers/http';
 import { postForEvents } from './helpers/sse';
@@ -131,6 +132,26 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
       app.url,
     );
     expect(events.filter((e) => e.event === 'token')).to.have.length(2);
+    const deadline = Date.now() + 1000;
+    while (fake.abortedChats === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fake.abortedChats).to.equal(before + 1);
+  });
+
+  it('aborts the provider request when a graphql-sse subscriber goes away', async () => {
+    fake.chatBehaviour = 'slow';
+    const before = fake.abortedChats;
+    const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
+    const pieces: string[] = [];
+    const subscription = client.iterate({
+      query: 'subscription($input: ChatInput!) { chat(input: $input) { type text } }',
+      variables: { input: { companyIds: [companyId], messages: [{ role: 'user', content: 'Go on.' }] } },
+    });
+    for await (const result of subscription) {
+      pieces.push((result.data as any).chat.text);
+      if (pieces.length === 2) break; // leaving the loop ends the subscription
+    }
+    client.dispose();
+    expect(pieces).to.deep.equal(['piece0 ', 'piece1 ']);
     const deadline = Date.now() + 1000;
     while (fake.abortedChats === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.abortedChats).to.equal(before + 1);
