@@ -10,6 +10,8 @@ import { RequestParams } from './params';
 import { RequestBody } from './body';
 import { readJsonBody } from '../src/http/body';
 import { ROUTES, type RestRoute } from './routes';
+import type { Principal } from '../src/auth/roles';
+import type { RequestGuard } from '../src/http/guard';
 
 const OPERATIONS_DIR = path.join(__dirname, '..', '..', 'rest-facade', 'operations');
 
@@ -136,7 +138,8 @@ async function serveEvents(res: ServerResponse, route: RestRoute, result: EventR
 /** The `/v1` REST facade: a route table over stored GraphQL operations, executed in-process on the same schema. */
 export function createRestFacade(
   schema: GraphQLSchema,
-  createContext: (signal: AbortSignal) => unknown,
+  createContext: (principal: Principal, signal: AbortSignal) => unknown,
+  guard: RequestGuard,
   logger: Logger,
   limits: { maxBodyBytes: number; maxDocumentBytes: number },
 ): RestFacade {
@@ -144,6 +147,7 @@ export function createRestFacade(
 
   return {
     async handle(req, res, url) {
+      const principal = await guard.principal(req);
       const pathSegments = url.pathname.split('/').filter(Boolean);
       const matches = routes
         .map((compiled) => ({ compiled, params: matchPath(compiled.segments, pathSegments) }))
@@ -157,6 +161,7 @@ export function createRestFacade(
         });
       }
       const { route, document } = match.compiled;
+      await guard.limit(req, res, route.limitClass ?? 'reads');
       const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
       const body = route.method === 'POST'
         ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])
@@ -167,7 +172,7 @@ export function createRestFacade(
       res.once('close', () => {
         if (!res.writableFinished) controller.abort(new Error('client disconnected'));
       });
-      const contextValue = createContext(controller.signal);
+      const contextValue = createContext(principal, controller.signal);
       if (route.events) {
         const streamed = req.headers.accept?.includes('text/event-stream') || body?.bool('stream') === true;
         await serveEvents(res, route, await subscribe({ schema, document, variableValues: variables, contextValue }), streamed, logger);

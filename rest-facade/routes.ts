@@ -2,6 +2,7 @@ import { AppError } from '../src/shared/errors';
 import { snakeCase } from '../src/shared/case';
 import type { RequestParams } from './params';
 import type { RequestBody } from './body';
+import type { LimitClass } from '../src/limits/rate-limiter';
 
 /** One `/v1` endpoint: which stored GraphQL operation serves it, with which variables, and which part of the result. */
 export interface RestRoute {
@@ -14,6 +15,8 @@ export interface RestRoute {
   query?: readonly string[];
   /** For POST: the JSON body fields the endpoint accepts; anything else is a 400. */
   body?: readonly string[];
+  /** The rate-limit budget it counts against (reads when not said). */
+  limitClass?: LimitClass;
   /** Largest body accepted, when it differs from MAX_BODY_BYTES. */
   maxBodyBytes?: 'documents';
   variables(params: RequestParams, body: RequestBody | null): Record<string, unknown>;
@@ -105,6 +108,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/search',
     operation: 'Search',
+    limitClass: 'search',
     body: ['query', 'company_ids', 'top_k', 'mode'],
     variables: (_params, body) => ({
       query: body!.requiredString('query'),
@@ -118,6 +122,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/documents',
     operation: 'IngestDocument',
+    limitClass: 'search',
     body: ['company_id', 'title', 'doc_type', 'content', 'format', 'period', 'published_at', 'source_url'],
     maxBodyBytes: 'documents',
     variables: (_params, body) => ({
@@ -139,6 +144,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/ai/summarize',
     operation: 'Summarize',
+    limitClass: 'ai',
     body: ['company_id', 'period', 'summary_type'],
     variables: (_params, body) => ({
       input: { companyId: body!.requiredInt('company_id'), period: body!.string('period'), summaryType: body!.string('summary_type') },
@@ -149,6 +155,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/ai/compare',
     operation: 'Compare',
+    limitClass: 'ai',
     body: ['company_ids', 'period', 'metrics'],
     variables: (_params, body) => ({
       input: { companyIds: body!.intArray('company_ids') ?? [], period: body!.string('period'), metrics: body!.stringArray('metrics') },
@@ -159,6 +166,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/ai/chat',
     operation: 'Chat',
+    limitClass: 'ai',
     body: ['messages', 'company_ids', 'conversation_id', 'stream'],
     events: true,
     variables: (_params, body) => ({

@@ -14,6 +14,12 @@ import { AppError } from './shared/errors';
 import { createAiService } from './ai/create-ai-service';
 import { createStreamHandler } from './graphql/stream-handler';
 import { STREAM_ENDPOINT } from './graphql/schema';
+import { Authenticator } from './auth/authenticator';
+import { createAuthRoutes } from './auth/auth-routes';
+import type { TokenSettings } from './auth/tokens';
+import { RequestGuard } from './http/guard';
+import { MemoryRateStore, RateLimiter, RedisRateStore } from './limits/rate-limiter';
+import { randomBytes } from 'node:crypto';
 
 export interface App {
   /** Base URL of the service, e.g. http://127.0.0.1:8080 */
@@ -27,6 +33,17 @@ function onlyGet(method: string | undefined, path: string): void {
   if (method !== 'GET' && method !== 'HEAD') {
     throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; use GET`, undefined, { allow: 'GET' });
   }
+}
+
+/** Token signing settings; without JWT_SECRET a random secret lives as long as the process. */
+function tokenSettings(config: AppConfig, logger: Logger): TokenSettings {
+  if (!config.jwtSecret) logger.warn('JWT_SECRET is not set: access tokens are signed with a random secret and die with this process');
+  return {
+    secret: config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : randomBytes(32),
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+    ttlSeconds: config.jwtTtlSeconds,
+  };
 }
 
 /** Opens the database (migrating and seeding it), builds the schema and serves HTTP on config.host:config.port. */
@@ -45,7 +62,12 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     }
 
     const search = await prepareSearch(database, config, logger);
-    const services: Services = { dataSource: database.dataSource, search, ai: createAiService(database.dataSource, search, config, logger) };
+    const services: Services = {
+      dataSource: database.dataSource,
+      search,
+      ai: createAiService(database.dataSource, search, config, logger),
+      publicReads: config.publicReads,
+    };
     if (config.seedDemoData) {
       const documents = await seedDemoDocuments(services.search);
       if (documents > 0) {
@@ -54,10 +76,20 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       }
     }
 
+    const authenticator = new Authenticator(database.dataSource, tokenSettings(config, logger));
+    const limiter = new RateLimiter(config.rateLimits, config.redisUrl ? new RedisRateStore(config.redisUrl) : new MemoryRateStore(), logger);
+    const guard = new RequestGuard(authenticator, limiter);
+
     const schema = buildAppSchema();
-    const graphql = await createGraphQLHandler(schema, services, logger, config.maxBodyBytes);
-    const rest = createRestFacade(schema, (signal) => createRequestContext(services, signal), logger, config);
-    const stream = createStreamHandler(schema, services, logger);
+    const graphql = await createGraphQLHandler(schema, services, guard, logger, {
+      maxBodyBytes: config.maxBodyBytes,
+      introspection: config.graphqlIntrospection,
+      production: config.environment === 'production',
+      limits: config.graphqlLimits,
+    });
+    const rest = createRestFacade(schema, (principal, signal) => createRequestContext(services, principal, signal), guard, logger, config);
+    const stream = createStreamHandler(schema, services, guard, config.graphqlLimits, logger);
+    const auth = createAuthRoutes(authenticator, guard, config);
 
     const http = createHttpServer(
       [
@@ -82,6 +114,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
         },
         { path: '/graphql', handler: graphql.handle, sendError: sendGraphQLTransportError },
         { path: STREAM_ENDPOINT, handler: stream.handle, sendError: sendGraphQLTransportError },
+        { path: '/v1/auth/', handler: auth.handle },
         { path: '/v1/', handler: rest.handle },
       ],
       logger,
@@ -104,6 +137,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
           logger.debug('http server closed');
           await graphql.stop();
           await services.search.models.close();
+          await limiter.close();
           await database.close();
           logger.debug('database closed');
         })()),

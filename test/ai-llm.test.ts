@@ -3,6 +3,7 @@ import { createClient } from 'graphql-sse';
 import type { App } from '../src/app';
 import { request } from './helpers/http';
 import { postForEvents } from './helpers/sse';
+import { createTestKeys, keysFor } from './helpers/keys';
 import { startTestApp } from './helpers/test-app';
 import { FAKE_DIMENSIONS, startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai';
 
@@ -24,6 +25,7 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
       openaiApiKey: 'sk-test-key', openaiBaseUrl: fake.url, embeddingModel: 'fake-embed', embeddingDimensions: FAKE_DIMENSIONS,
       llmModel: 'fake-chat', llmTimeoutMs: LLM_TIMEOUT_MS,
     });
+    await createTestKeys(app);
     const list = await request('/v1/companies?limit=1', {}, app.url);
     companyId = list.body.data[0].id;
   });
@@ -140,7 +142,7 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
   it('aborts the provider request when a graphql-sse subscriber goes away', async () => {
     fake.chatBehaviour = 'slow';
     const before = fake.abortedChats;
-    const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0 });
+    const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0, headers: { 'x-api-key': keysFor(app.url).analyst } });
     const pieces: string[] = [];
     const subscription = client.iterate({
       query: 'subscription($input: ChatInput!) { chat(input: $input) { type text } }',

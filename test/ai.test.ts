@@ -3,6 +3,7 @@ import { createClient } from 'graphql-sse';
 import { app } from './helpers/shared-app';
 import { graphql, request } from './helpers/http';
 import { postForEvents } from './helpers/sse';
+import { keysFor } from './helpers/keys';
 
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -166,7 +167,7 @@ describe('AI analysis with the built-in analyst', function () {
 
     it('also streams when the body asks for it', async () => {
       const response = await fetch(`${app().url}/v1/ai/chat`, {
-        method: 'POST', headers: { 'content-type': 'application/json' },
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': keysFor(app().url).analyst },
         body: JSON.stringify({ stream: true, company_ids: [nwsc.id], messages: [{ role: 'user', content: 'Revenue?' }] }),
       });
       expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
@@ -197,7 +198,7 @@ describe('AI analysis with the built-in analyst', function () {
     });
 
     it('streams the chat subscription over graphql-sse at /graphql/stream', async () => {
-      const client = createClient({ url: `${app().url}/graphql/stream`, retryAttempts: 0 });
+      const client = createClient({ url: `${app().url}/graphql/stream`, retryAttempts: 0, headers: { 'x-api-key': keysFor(app().url).analyst } });
       const events: any[] = [];
       try {
         const subscription = client.iterate({

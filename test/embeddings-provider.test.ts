@@ -4,6 +4,7 @@ import { CorpusModel, LSA_MODEL_PREFIX } from '../src/search/corpus-model';
 import { DEFAULT_LSA_OPTIONS } from '../src/search/lsa';
 import { prepareModel } from '../src/search/search-backend';
 import { createLogger } from '../src/shared/logger';
+import { createTestKeys } from './helpers/keys';
 import { startTestApp, TARGET } from './helpers/test-app';
 import { request } from './helpers/http';
 import { FAKE_DIMENSIONS, startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai';
@@ -20,6 +21,7 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
     if (TARGET !== 'embedded') this.skip(); // the vector leg needs pgvector, which the PostgreSQL 15 service lacks
     fake = await startFakeOpenAI();
     app = await startTestApp({ openaiApiKey: 'sk-test-key', openaiBaseUrl: fake.url, embeddingModel: 'fake-embed', aiTimeoutMs: 1000 });
+    await createTestKeys(app);
   });
 
   after(async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
-import { graphql, request } from './helpers/http';
+import { graphql, request, requestAs } from './helpers/http';
 
 const NESTED_PAGE = `
   query Page($limit: Int, $period: String) {
@@ -18,8 +18,9 @@ const NESTED_PAGE = `
 
 /** Runs a query and returns how many SQL statements the service sent for it. */
 async function countQueries(query: string, variables: Record<string, unknown>): Promise<{ count: number; body: any }> {
+  // Anonymous (reads are public): a key would add its own look-up to the count.
   const before = app().database.counter.count;
-  const response = await graphql(query, variables);
+  const response = await requestAs(null, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
   expect(response.status).to.equal(200);
   expect(response.body.errors).to.equal(undefined);
   return { count: app().database.counter.count - before, body: response.body };

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 import { request } from './helpers/http';
+import { createTestKeys, keysFor } from './helpers/keys';
 
 const CLI = path.join(__dirname, '..', 'src', 'cli', 'ingest.js');
 
@@ -38,12 +39,12 @@ describe('npm run ingest', function () {
   it('sends .txt, .md and .html files of a folder to a running service, and reports what it did', async () => {
     const marker = `quorvantis${Date.now()}`;
     const folder = writeFiles(marker);
-    const first = await run([folder, '--company', 'nwsc', '--type', 'note', '--api', app().url]);
+    const first = await run([folder, '--company', 'nwsc', '--type', 'note', '--api', app().url, '--key', keysFor(app().url).admin]);
     expect(first.status, first.stderr).to.equal(0);
     expect(first.stdout).to.match(/\[1\/3\] .*call_notes\.txt: stored as document \d+, \d+ chunks/);
     expect(first.stdout).to.match(/Done: 3 stored \(\d+ chunks\), 0 already present, 0 failed/);
     expect(first.stdout).not.to.include('ignored.pdf');
-    const again = await run([folder, '--company', 'NWSC', '--api', app().url]);
+    const again = await run([folder, '--company', 'NWSC', '--api', app().url], { FIS_API_KEY: keysFor(app().url).admin });
     expect(again.stdout).to.match(/Done: 0 stored \(0 chunks\), 3 already present, 0 failed/);
     const { body } = await post(app().url, { query: marker, top_k: 3 });
     expect(body.data.map((hit: any) => hit.title).sort()).to.deep.equal(['call notes', 'outlook', 'release']);
@@ -69,6 +70,7 @@ describe('npm run ingest', function () {
       expect(result.stdout).to.match(/Done: 3 stored/);
       const service = await startTestApp({ dataDir });
       try {
+        await createTestKeys(service);
         const { body } = await post(service.url, { query: marker, top_k: 3 });
         expect(body.data).to.have.length(3);
         expect(body.data.every((hit: any) => hit.period === 'FY2025')).to.equal(true);

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Client } from 'pg';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
-import { request } from './helpers/http';
+import { requestAs } from './helpers/http';
 
 const SEED_CLI = path.join(__dirname, '..', 'src', 'cli', 'seed.js');
 
@@ -34,8 +34,8 @@ describe('start-up on a shared or fresh database', function () {
           startTestApp({ databaseUrl: url.toString(), dbPoolSize: 4 }),
         ]);
         try {
-          const a = await request('/v1/companies?limit=100', {}, first.url);
-          const b = await request('/v1/companies?limit=100', {}, second.url);
+          const a = await requestAs(null, '/v1/companies?limit=100', {}, first.url);
+          const b = await requestAs(null, '/v1/companies?limit=100', {}, second.url);
           expect(a.body.meta.total).to.equal(44);
           expect(b.body).to.deep.equal(a.body);
         } finally {
@@ -63,7 +63,7 @@ describe('start-up on a shared or fresh database', function () {
       expect(again.status, again.stderr).to.equal(0);
       const app = await startTestApp({ dataDir, seedDemoData: false });
       try {
-        const list = await request('/v1/companies?limit=1', {}, app.url);
+        const list = await requestAs(null, '/v1/companies?limit=1', {}, app.url);
         expect(list.body.meta.total).to.equal(44);
         const [{ zeroes }] = await app.database.dataSource.query('SELECT count(*)::int AS zeroes FROM income_statements WHERE net_income = 0');
         expect(zeroes).to.equal(0);

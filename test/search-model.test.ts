@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { App } from '../src/app';
 import { LSA_MODEL_PREFIX } from '../src/search/corpus-model';
 import { request } from './helpers/http';
+import { createTestKeys } from './helpers/keys';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 
 const TOPICS = [
@@ -44,6 +45,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
   before(async function () {
     if (TARGET !== 'embedded') this.skip(); // vectors need pgvector, which the PostgreSQL 15 service lacks
     app = await startTestApp({ dataDir, seedDemoData: false });
+    await createTestKeys(app);
     [{ id: companyId }] = await sql(`INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Model Test Corp', 'MTC', 'Industrials', 'USD', 12) RETURNING id`);
   });
 
@@ -87,9 +89,10 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     for (let serial = 10; serial < 16; serial += 1) expect((await ingest(serial)).status).to.equal(201);
     // Settled: one model (no refit under way), not the old one, with a vector for every chunk and no other vectors.
     const current = await waitFor(async () => {
-      const models = await sql<{ name: string; ready: boolean }>('SELECT name, ready_at IS NOT NULL AS ready FROM embedding_models');
-      if (models.length !== 1 || !models[0].ready || models[0].name === old.name) return null;
+      const models = await sql<{ name: string; ready: boolean; corpus_chunks: number }>('SELECT name, ready_at IS NOT NULL AS ready, corpus_chunks FROM embedding_models');
       const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
+      // Up to date too: fitted on at least four fifths of the corpus, so no further refit is due.
+      if (models.length !== 1 || !models[0].ready || models[0].name === old.name || models[0].corpus_chunks * 1.25 <= chunks) return null;
       const rows = await sql<{ model: string; n: number }>('SELECT model, count(*)::int AS n FROM chunk_embeddings GROUP BY model');
       return rows.length === 1 && rows[0].model === models[0].name && rows[0].n === chunks ? models[0] : null;
     }, 'the refitted model, alone');
@@ -102,6 +105,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     const [before] = await sql('SELECT name, fitted_at FROM embedding_models');
     await app.close();
     app = await startTestApp({ dataDir, seedDemoData: false });
+    await createTestKeys(app);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await sql('SELECT name, fitted_at FROM embedding_models')).to.deep.equal([before]);
     const { body } = await request('/v1/search', {

@@ -1,9 +1,9 @@
 /**
- * `npm run ingest -- <files or folders> --company <ticker> [--type 10-K] [--period FY2024] [--api <service url>]`
+ * `npm run ingest -- <files or folders> --company <ticker> [--type 10-K] [--period FY2024] [--api <service url> [--key <admin key>]]`
  *
  * Stores .txt, .md and .html files as documents of one company. By default it writes to the service's database
  * (DATA_DIR or DATABASE_URL; an embedded database must not be open in a running service); with --api it sends each
- * file to a running service's POST /v1/documents instead.
+ * file to a running service's POST /v1/documents instead, with an admin API key (--key, or FIS_API_KEY).
  */
 import 'reflect-metadata';
 import fs from 'node:fs';
@@ -24,10 +24,11 @@ interface Options {
   docType: string;
   period: string | null;
   api: string | null;
+  key: string | null;
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { paths: [], company: '', docType: 'other', period: null, api: null };
+  const options: Options = { paths: [], company: '', docType: 'other', period: null, api: null, key: process.env.FIS_API_KEY?.trim() || null };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     const value = () => {
@@ -38,11 +39,12 @@ function readOptions(argv: string[]): Options {
     else if (arg === '--type') options.docType = value();
     else if (arg === '--period') options.period = value();
     else if (arg === '--api') options.api = value().replace(/\/$/, '');
+    else if (arg === '--key') options.key = value();
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
     else options.paths.push(arg);
   }
   if (options.paths.length === 0 || !options.company) {
-    throw new Error('usage: npm run ingest -- <files or folders> --company <ticker> [--type 10-K] [--period FY2024] [--api http://localhost:8080]');
+    throw new Error('usage: npm run ingest -- <files or folders> --company <ticker> [--type 10-K] [--period FY2024] [--api http://localhost:8080 --key <admin key>]');
   }
   return options;
 }
@@ -69,9 +71,11 @@ function titleOf(file: string): string {
 type Ingest = (file: string, content: string) => Promise<{ id: number; created: boolean; chunks: number }>;
 
 async function viaApi(options: Options): Promise<{ ingest: Ingest; close(): Promise<void> }> {
+  // Storing documents needs an admin key; reads are public unless the service says otherwise.
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(options.key ? { 'x-api-key': options.key } : {}) };
   const lookup = await fetch(`${options.api}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers,
     body: JSON.stringify({ query: 'query($t: String) { company(ticker: $t) { id } }', variables: { t: options.company } }),
   }).then((response) => response.json() as Promise<any>);
   const companyId = lookup.data?.company?.id;
@@ -80,7 +84,7 @@ async function viaApi(options: Options): Promise<{ ingest: Ingest; close(): Prom
     ingest: async (file, content) => {
       const response = await fetch(`${options.api}/v1/documents`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers,
         body: JSON.stringify({
           company_id: companyId, title: titleOf(file), doc_type: options.docType, period: options.period ?? undefined,
           content, format: FORMATS[path.extname(file).toLowerCase()].toLowerCase(),

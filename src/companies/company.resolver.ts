@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { RequestContext } from '../graphql/context';
 import { IncomeStatement } from '../statements/income-statement.entity';
 import { BalanceSheet } from '../statements/balance-sheet.entity';
@@ -16,6 +16,7 @@ const MAX_HISTORY = 40;
 
 @Resolver(() => Company)
 export class CompanyResolver {
+  @Authorized('viewer')
   @Query(() => CompanyPage, { description: 'Tracked companies ordered by name, optionally filtered by sector (any case).' })
   companies(
     @Ctx() { dataSource }: RequestContext,
@@ -26,6 +27,7 @@ export class CompanyResolver {
     return listCompanies(dataSource, { sector, limit, offset });
   }
 
+  @Authorized('viewer')
   @Query(() => Company, { nullable: true, description: 'One company by id or by ticker (exactly one of them).' })
   company(
     @Ctx() { dataSource }: RequestContext,
@@ -35,6 +37,7 @@ export class CompanyResolver {
     return findCompany(dataSource, id, ticker);
   }
 
+  @Authorized('viewer')
   @Query(() => [String], { description: 'Sectors that have at least one tracked company.' })
   sectors(@Ctx() { dataSource }: RequestContext): Promise<string[]> {
     return listSectors(dataSource);

@@ -33,6 +33,23 @@ export interface AppConfig {
   llmTimeoutMs: number;
   /** AI answers generated at once; more wait for a slot. */
   aiMaxConcurrency: number;
+  /** `production` turns GraphQL introspection and field suggestions off by default. */
+  environment: 'production' | 'development';
+  /** Company and statement reads need no credentials. */
+  publicReads: boolean;
+  /** HMAC secret of access tokens; random per process when not set (tokens then die with the process). */
+  jwtSecret: string | null;
+  jwtIssuer: string;
+  jwtAudience: string;
+  jwtTtlSeconds: number;
+  /** Session cookies get the Secure flag (turn off only for plain-HTTP localhost). */
+  cookieSecure: boolean;
+  /** Requests per window, per caller, for each route class. */
+  rateLimits: Record<'reads' | 'search' | 'ai', { limit: number; windowSeconds: number }>;
+  /** Shared store of rate-limit counters; in memory when not set. */
+  redisUrl: string | null;
+  graphqlIntrospection: boolean;
+  graphqlLimits: { maxDepth: number; maxFields: number; maxAliases: number; maxCost: number };
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -60,6 +77,13 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+function readRedisUrl(env: Env): string | null {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${raw}"`);
+  return raw;
+}
+
 function readUrl(env: Env, name: string): string | null {
   const raw = env[name]?.trim();
   if (!raw) return null;
@@ -72,12 +96,25 @@ function readUrl(env: Env, name: string): string | null {
   }
 }
 
+/** A rate like "600/60": requests per window of seconds. */
+function readRate(env: Env, name: string, fallback: string): { limit: number; windowSeconds: number } {
+  const raw = env[name]?.trim() || fallback;
+  const match = /^(\d{1,9})\/(\d{1,6})$/.exec(raw);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+    throw new ConfigError(`${name} must be <requests>/<seconds>, e.g. 600/60, got "${raw}"`);
+  }
+  return { limit: Number(match[1]), windowSeconds: Number(match[2]) };
+}
+
 /** Reads and validates the configuration; throws ConfigError naming the bad variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const logLevel = (env.LOG_LEVEL ?? 'info').trim().toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   }
+  const environment = (env.NODE_ENV?.trim() || 'development') === 'production' ? 'production' : 'development';
+  const jwtSecret = env.JWT_SECRET?.trim() || null;
+  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) throw new ConfigError('JWT_SECRET must be at least 32 bytes');
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
@@ -101,5 +138,25 @@ export function loadConfig(env: Env = process.env): AppConfig {
     llmModel: env.LLM_MODEL?.trim() || 'gpt-4o-mini',
     llmTimeoutMs: readInt(env, 'LLM_TIMEOUT_MS', 60_000, 100, 600_000),
     aiMaxConcurrency: readInt(env, 'AI_MAX_CONCURRENCY', 4, 1, 256),
+    environment,
+    publicReads: readBool(env, 'PUBLIC_READS', true),
+    jwtSecret,
+    jwtIssuer: env.JWT_ISSUER?.trim() || 'financial-insights-service',
+    jwtAudience: env.JWT_AUDIENCE?.trim() || 'fis-api',
+    jwtTtlSeconds: readInt(env, 'JWT_TTL_SECONDS', 900, 30, 86_400),
+    cookieSecure: readBool(env, 'COOKIE_SECURE', true),
+    rateLimits: {
+      reads: readRate(env, 'RATE_LIMIT_READS', '600/60'),
+      search: readRate(env, 'RATE_LIMIT_SEARCH', '120/60'),
+      ai: readRate(env, 'RATE_LIMIT_AI', '30/60'),
+    },
+    redisUrl: readRedisUrl(env),
+    graphqlIntrospection: readBool(env, 'GRAPHQL_INTROSPECTION', environment !== 'production'),
+    graphqlLimits: {
+      maxDepth: readInt(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
+      maxFields: readInt(env, 'GRAPHQL_MAX_FIELDS', 500, 10, 100_000),
+      maxAliases: readInt(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10_000),
+      maxCost: readInt(env, 'GRAPHQL_MAX_COST', 20_000, 10, 10_000_000),
+    },
   };
 }

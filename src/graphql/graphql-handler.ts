@@ -2,13 +2,54 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerErrorCode } from '@apollo/server/errors';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { Kind, parse, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import { readJsonBody } from '../http/body';
 import { sendJson } from '../http/respond';
 import { AppError, statusForCode } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { createRequestContext, type RequestContext, type Services } from './context';
 import { noSubscriptionsOverHttp } from './schema';
+import type { RequestGuard } from '../http/guard';
+import type { LimitClass } from '../limits/rate-limiter';
+import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
+
+export interface GraphQLOptions {
+  maxBodyBytes: number;
+  /** Schema introspection (GRAPHQL_INTROSPECTION). */
+  introspection: boolean;
+  /** In production, errors do not suggest field names ("Did you mean …?"). */
+  production: boolean;
+  limits: GraphQLLimits;
+}
+
+const AI_FIELDS = new Set(['summarize', 'compare', 'chat']);
+const SEARCH_FIELDS = new Set(['search', 'ingestDocument']);
+
+/** The rate-limit class of an operation, from the root fields it asks for (the costliest wins). */
+export function limitClassOf(document: DocumentNode, operationName?: string | null): LimitClass {
+  const operation = document.definitions.find(
+    (definition) => definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName),
+  );
+  const fields = operation?.kind === Kind.OPERATION_DEFINITION
+    ? operation.selectionSet.selections.flatMap((selection) => (selection.kind === Kind.FIELD ? [selection.name.value] : []))
+    : [];
+  if (fields.some((field) => AI_FIELDS.has(field))) return 'ai';
+  if (fields.some((field) => SEARCH_FIELDS.has(field))) return 'search';
+  return 'reads';
+}
+
+/** The operation of a GraphQL HTTP request (POST body or GET query string), when it can be read. */
+function operationOf(body: unknown, url: URL): { query?: unknown; variables?: unknown; operationName?: unknown } {
+  if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+  const variables = url.searchParams.get('variables');
+  let parsed: unknown;
+  try {
+    parsed = variables ? JSON.parse(variables) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { query: url.searchParams.get('query') ?? undefined, variables: parsed, operationName: url.searchParams.get('operationName') ?? undefined };
+}
 
 /** Apollo's own codes (parse, validation, bad request…) describe the caller's mistake and pass through as they are. */
 const APOLLO_CODES = new Set<string>(Object.values(ApolloServerErrorCode));
@@ -27,12 +68,16 @@ export function sendGraphQLTransportError(res: ServerResponse, error: AppError):
 export async function createGraphQLHandler(
   schema: GraphQLSchema,
   services: Services,
+  guard: RequestGuard,
   logger: Logger,
-  maxBodyBytes: number,
+  options: GraphQLOptions,
 ): Promise<GraphQLHandler> {
   const apollo = new ApolloServer<RequestContext>({
     schema,
     validationRules: [noSubscriptionsOverHttp],
+    introspection: options.introspection,
+    hideSchemaDetailsFromClientErrors: options.production,
+    allowBatchedHttpRequests: false,
     includeStacktraceInErrorResponses: false,
     // The service owns its shutdown sequence (HTTP first, then Apollo, then the database).
     stopOnTerminationSignals: false,
@@ -61,10 +106,28 @@ export async function createGraphQLHandler(
       for (const [name, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
-      const body = method === 'POST' ? await readJsonBody(req, maxBodyBytes) : undefined;
+      const principal = await guard.principal(req);
+      const body = method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
+      const operation = operationOf(body, url);
+      let document: DocumentNode | null = null;
+      try {
+        document = typeof operation.query === 'string' ? parse(operation.query) : null;
+      } catch {
+        document = null; // Apollo answers a syntax error with its own clear message
+      }
+      const operationName = typeof operation.operationName === 'string' ? operation.operationName : undefined;
+      await guard.limit(req, res, document ? limitClassOf(document, operationName) : 'reads');
+      if (document) {
+        const variables = operation.variables && typeof operation.variables === 'object' ? (operation.variables as Record<string, unknown>) : undefined;
+        checkOperationLimits(schema, document, variables, operationName, options.limits);
+      }
+      const controller = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
+      });
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method, headers, search: url.search, body },
-        context: async () => createRequestContext(services),
+        context: async () => createRequestContext(services, principal, controller.signal),
       });
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of response.headers) responseHeaders[name] = value;

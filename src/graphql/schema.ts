@@ -6,6 +6,7 @@ import { FinancialPeriodResolver } from '../statements/financial-period.resolver
 import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver';
 import { SearchResolver } from '../search/search.resolver';
 import { AiResolver } from '../ai/ai.resolver';
+import { authChecker } from '../auth/access';
 
 export const STREAM_ENDPOINT = '/graphql/stream';
 
@@ -31,6 +32,7 @@ export function buildAppSchema(): GraphQLSchema {
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
     validate: false,
     pubSub: NO_TOPICS,
+    authChecker,
   }));
 }
 

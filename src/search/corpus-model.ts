@@ -182,6 +182,8 @@ export class CorpusModel implements EmbeddingModels {
     const embedder = new LsaEmbedder(name, fitted);
     await this.withRunner((runner) => ensureModelIndex(runner, name, embedder.dimensions));
     await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed);
+    // Stopped half-way: the model is never marked ready; the next refit drops what was written.
+    if (this.closed) throw new Cancelled();
     await this.dataSource.query('UPDATE embedding_models SET ready_at = now() WHERE name = $1', [name]);
     this.embedder = embedder;
     this.checkedAt = Date.now();

@@ -55,7 +55,8 @@ export async function prepareSearch(
       await prepareModel(database, embedder, logger);
       models.documentsAdded();
     } else {
-      await models.refitIfStale();
+      // Without a model the vector leg returns nothing; a failed fit must not keep the service from starting.
+      await models.refitIfStale().catch((error: unknown) => logger.error('fitting the search model failed', { error: (error as Error).message }));
     }
   }
   return {

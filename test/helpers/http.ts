@@ -1,4 +1,6 @@
 import { app } from './shared-app';
+import { withCredentials } from './keys';
+import type { Role } from '../../src/auth/roles';
 
 export interface JsonResponse<T = any> {
   status: number;
@@ -6,9 +8,9 @@ export interface JsonResponse<T = any> {
   body: T;
 }
 
-/** Calls the shared service and parses the answer, failing loudly if it is not JSON. */
-export async function request<T = any>(path: string, init: RequestInit = {}, baseUrl = app().url): Promise<JsonResponse<T>> {
-  const response = await fetch(`${baseUrl}${path}`, init);
+/** Calls a service (the shared one by default) as `as` (an admin key unless the request brings credentials; null: none). */
+export async function requestAs<T = any>(as: Role | null, path: string, init: RequestInit = {}, baseUrl = app().url): Promise<JsonResponse<T>> {
+  const response = await fetch(`${baseUrl}${path}`, { ...init, headers: withCredentials(baseUrl, init.headers, as) });
   const text = await response.text();
   let body: T;
   try {
@@ -17,6 +19,11 @@ export async function request<T = any>(path: string, init: RequestInit = {}, bas
     throw new Error(`${init.method ?? 'GET'} ${path} answered ${response.status} with non-JSON: ${text.slice(0, 200)}`);
   }
   return { status: response.status, headers: response.headers, body };
+}
+
+/** Calls the shared service (with an admin key unless the request brings credentials) and parses the JSON answer. */
+export function request<T = any>(path: string, init: RequestInit = {}, baseUrl = app().url): Promise<JsonResponse<T>> {
+  return requestAs<T>('admin', path, init, baseUrl);
 }
 
 export const get = <T = any>(path: string) => request<T>(path);

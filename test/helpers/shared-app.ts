@@ -1,5 +1,6 @@
 import type { App } from '../../src/app';
 import { startTestApp } from './test-app';
+import { createTestKeys } from './keys';
 
 let shared: App | null = null;
 
@@ -13,6 +14,7 @@ export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(180_000);
     shared = await startTestApp();
+    await createTestKeys(shared);
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);

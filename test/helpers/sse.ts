@@ -1,4 +1,5 @@
 import { app } from './shared-app';
+import { withCredentials } from './keys';
 
 export interface ServerSentEvent {
   event: string;
@@ -18,7 +19,7 @@ export async function postForEvents(
   const controller = new AbortController();
   const response = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: withCredentials(baseUrl, { 'content-type': 'application/json', accept: 'text/event-stream' }),
     body: JSON.stringify(body),
     signal: controller.signal,
   });

@@ -22,6 +22,10 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       DATABASE_URL: process.env.TEST_DATABASE_URL,
       DB_POOL_SIZE: '4',
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      // The suite sends thousands of requests from one address; the rate-limit tests set their own small budgets.
+      RATE_LIMIT_READS: '1000000/60',
+      RATE_LIMIT_SEARCH: '1000000/60',
+      RATE_LIMIT_AI: '1000000/60',
     }),
     ...overrides,
   };
