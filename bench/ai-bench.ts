@@ -15,6 +15,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/shared/logger';
 import { startApp } from '../src/app';
+import { createApiKey } from '../src/auth/api-keys';
 import { BenchError, messageOf, Teardown } from './bench-support';
 
 const QUESTIONS = ['How is NWSC doing on cash flow?', 'What are the risks at NWSC?', 'Is NWSC profitable, and how did margins move?', 'How much debt does NWSC carry?'];
@@ -38,9 +39,12 @@ function summary(samples: number[]): { p50: number; p95: number; runs: number } 
   return { p50: at(50), p95: at(95), runs: sorted.length };
 }
 
+/** Headers of every call: AI needs an analyst key. */
+const headers: Record<string, string> = { 'content-type': 'application/json' };
+
 async function timeRead(url: string): Promise<number> {
   const started = process.hrtime.bigint();
-  const response = await fetch(url);
+  const response = await fetch(url, { headers });
   await response.text();
   if (response.status !== 200) throw new BenchError(`GET ${url} answered ${response.status}`);
   return elapsedMs(started);
@@ -51,7 +55,7 @@ async function timeChat(baseUrl: string, question: string): Promise<{ firstToken
   const started = process.hrtime.bigint();
   const response = await fetch(`${baseUrl}/v1/ai/chat`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { ...headers, accept: 'text/event-stream' },
     body: JSON.stringify({ messages: [{ role: 'user', content: question }] }),
   });
   if (!response.body || response.status !== 200) throw new BenchError(`chat answered ${response.status}: ${await response.text()}`);
@@ -72,7 +76,7 @@ async function timeChat(baseUrl: string, question: string): Promise<{ firstToken
 async function timeSummary(baseUrl: string, companyId: number): Promise<number> {
   const started = process.hrtime.bigint();
   const response = await fetch(`${baseUrl}/v1/ai/summarize`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company_id: companyId, summary_type: 'overview' }),
+    method: 'POST', headers, body: JSON.stringify({ company_id: companyId, summary_type: 'overview' }),
   });
   await response.text();
   if (response.status !== 200) throw new BenchError(`summarize answered ${response.status}`);
@@ -85,9 +89,10 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-bench-ai-'));
   teardown.add('remove data directory', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   try {
-    const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', OPENAI_API_KEY: '', LOG_LEVEL: 'error' });
+    const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', OPENAI_API_KEY: '', LOG_LEVEL: 'error', RATE_LIMIT_READS: '1000000/60', RATE_LIMIT_AI: '1000000/60' });
     const app = await startApp(config, createLogger('error'));
     teardown.add('stop service', () => app.close());
+    headers['x-api-key'] = (await createApiKey(app.database.dataSource, 'bench:ai', 'analyst')).key;
     const companyId = 1;
     const readUrl = `${app.url}/v1/companies/${companyId}/income-statement?period=latest`;
     // Warm-up: first calls compile code paths and fill caches.

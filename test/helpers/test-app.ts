@@ -8,6 +8,8 @@ import { startApp, type App } from '../../src/app';
 /** Where the suite's database lives: a fresh embedded one, or TEST_DATABASE_URL (set by run-suites for a real server). */
 export const TARGET = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
 
+export const TEST_JWT_SECRET = 'test-secret-of-at-least-thirty-two-bytes!';
+
 export function freshDataDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'fis-test-'));
 }
@@ -26,6 +28,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
       RATE_LIMIT_READS: '1000000/60',
       RATE_LIMIT_SEARCH: '1000000/60',
       RATE_LIMIT_AI: '1000000/60',
+      // Known to the tests, so they can forge tokens that are wrong in exactly one way.
+      JWT_SECRET: TEST_JWT_SECRET,
     }),
     ...overrides,
   };
