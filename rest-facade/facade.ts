@@ -12,6 +12,7 @@ import { readJsonBody } from '../src/http/body';
 import { ROUTES, type RestRoute } from './routes';
 import type { Principal } from '../src/auth/roles';
 import type { RequestGuard } from '../src/http/guard';
+import type { Metrics } from '../src/http/metrics';
 
 const OPERATIONS_DIR = path.join(__dirname, '..', '..', 'rest-facade', 'operations');
 
@@ -142,6 +143,7 @@ export function createRestFacade(
   guard: RequestGuard,
   logger: Logger,
   limits: { maxBodyBytes: number; maxDocumentBytes: number },
+  metrics?: Metrics,
 ): RestFacade {
   const routes = compileRoutes(schema);
 
@@ -161,6 +163,7 @@ export function createRestFacade(
         });
       }
       const { route, document } = match.compiled;
+      metrics?.label(res, route.path);
       await guard.limit(req, res, route.limitClass ?? 'reads');
       const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
       const body = route.method === 'POST'

@@ -20,6 +20,7 @@ import type { TokenSettings } from './auth/tokens';
 import { RequestGuard } from './http/guard';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './limits/rate-limiter';
 import { randomBytes } from 'node:crypto';
+import { Metrics } from './http/metrics';
 
 export interface App {
   /** Base URL of the service, e.g. http://127.0.0.1:8080 */
@@ -33,6 +34,12 @@ function onlyGet(method: string | undefined, path: string): void {
   if (method !== 'GET' && method !== 'HEAD') {
     throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; use GET`, undefined, { allow: 'GET' });
   }
+}
+
+/** Connections of the database pool, for the metrics (the pg pool behind TypeORM). */
+function poolFigures(database: Database): { total: number; idle: number; waiting: number } | null {
+  const pool = (database.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
 }
 
 /** Token signing settings; without JWT_SECRET a random secret lives as long as the process. */
@@ -61,11 +68,12 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       logger.warn('pgvector is not installed on this PostgreSQL server: search runs on full text only');
     }
 
+    const metrics = new Metrics(() => poolFigures(database));
     const search = await prepareSearch(database, config, logger);
     const services: Services = {
       dataSource: database.dataSource,
       search,
-      ai: createAiService(database.dataSource, search, config, logger),
+      ai: createAiService(database.dataSource, search, config, logger, (outcome) => metrics.aiCalls.inc({ writer: config.openaiApiKey ? 'llm' : 'builtin', outcome })),
       publicReads: config.publicReads,
     };
     if (config.seedDemoData) {
@@ -87,7 +95,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       production: config.environment === 'production',
       limits: config.graphqlLimits,
     });
-    const rest = createRestFacade(schema, (principal, signal) => createRequestContext(services, principal, signal), guard, logger, config);
+    const rest = createRestFacade(schema, (principal, signal) => createRequestContext(services, principal, signal), guard, logger, config, metrics);
     const stream = createStreamHandler(schema, services, guard, config.graphqlLimits, logger);
     const auth = createAuthRoutes(authenticator, guard, config);
 
@@ -112,12 +120,22 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
             sendOk(res, { status: 'ready', database: database.kind });
           },
         },
+        {
+          path: '/metrics',
+          handler: async (req, res) => {
+            onlyGet(req.method, '/metrics');
+            const body = await metrics.registry.metrics();
+            res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
+            res.end(body);
+          },
+        },
         { path: '/graphql', handler: graphql.handle, sendError: sendGraphQLTransportError },
         { path: STREAM_ENDPOINT, handler: stream.handle, sendError: sendGraphQLTransportError },
         { path: '/v1/auth/', handler: auth.handle },
         { path: '/v1/', handler: rest.handle },
       ],
       logger,
+      metrics,
     );
 
     await new Promise<void>((resolve, reject) => {

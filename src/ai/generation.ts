@@ -7,6 +7,14 @@ export interface GenerationLimits {
   timeoutMs: number;
   /** Generations running at once; more wait for a slot (up to the timeout, then 503). */
   maxConcurrency: number;
+  /** Told how each generation ended (for metrics). */
+  onOutcome?: (outcome: 'ok' | 'upstream_error' | 'timeout' | 'cancelled' | 'busy') => void;
+}
+
+function outcomeOf(error: unknown): 'upstream_error' | 'timeout' | 'cancelled' | 'busy' {
+  if (error instanceof ClientGone) return 'cancelled';
+  const code = (error as AppError)?.code;
+  return code === 'UPSTREAM_TIMEOUT' ? 'timeout' : code === 'SERVICE_UNAVAILABLE' ? 'busy' : 'upstream_error';
 }
 
 const MAX_RETRIES = 2;
@@ -76,6 +84,16 @@ export class ClientGone extends Error {
  * produced yet (a stream cannot be taken back), and cancellation when the caller's signal aborts (client gone).
  */
 export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string> {
+  try {
+    yield* attempts(writer, task, limits, slots, caller);
+    limits.onOutcome?.('ok');
+  } catch (error) {
+    limits.onOutcome?.(outcomeOf(error));
+    throw error;
+  }
+}
+
+async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   const signal = AbortSignal.any([caller, deadline]);
   const release = await slots.acquire(limits.timeoutMs, caller);

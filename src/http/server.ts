@@ -4,6 +4,12 @@ import type { Socket } from 'node:net';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { sendAppError, sendJson } from './respond';
+import { runWithRequestId } from '../shared/request-context';
+import type { Metrics } from './metrics';
+
+// An id a client or proxy sent along is kept (so logs join up across services) if it is a sane token.
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const MAX_URL_LENGTH = 8_192;
 
 /** A handler for one URL prefix; it throws AppError for expected failures. */
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
@@ -27,7 +33,7 @@ function findMount(mounts: Mount[], pathname: string): Mount | undefined {
 }
 
 /** The service's one HTTP server: routes by path to mounts and turns every failure into a JSON error. */
-export function createHttpServer(mounts: Mount[], logger: Logger): HttpServer {
+export function createHttpServer(mounts: Mount[], logger: Logger, metrics?: Metrics): HttpServer {
   let shuttingDown = false;
   // Sockets with a request in progress; at shutdown the others are closed at once and these once they answer.
   const sockets = new Set<Socket>();
@@ -47,11 +53,23 @@ export function createHttpServer(mounts: Mount[], logger: Logger): HttpServer {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const requestId = randomUUID();
+    const sent = req.headers['x-request-id'];
+    const requestId = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
+    return runWithRequestId(requestId, () => serve(req, res, requestId));
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    const started = process.hrtime.bigint();
     res.setHeader('x-request-id', requestId);
     if (shuttingDown) res.setHeader('connection', 'close');
     let mount: Mount | undefined;
+    res.once('close', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics?.observe(req.method ?? 'GET', res, mount?.path ?? 'unmatched', seconds);
+      logger.info('request', { method: req.method, path: (req.url ?? '').split('?')[0].slice(0, 200), status: res.statusCode, ms: Math.round(seconds * 1000) });
+    });
     try {
+      if ((req.url ?? '').length > MAX_URL_LENGTH) throw new AppError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters`);
       const url = new URL(req.url ?? '/', 'http://service.invalid');
       mount = findMount(mounts, url.pathname);
       if (!mount) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);

@@ -1,4 +1,5 @@
 import type { LogLevel } from '../config/config';
+import { currentRequestId } from './request-context';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -9,11 +10,15 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** One JSON line per event on stderr, so stdout stays free for the start-up banner and CLI output. */
+/**
+ * One JSON line per event on stderr, so stdout stays free for the start-up banner and CLI output. A line written
+ * while serving a request carries its `requestId` (the one sent back in X-Request-Id).
+ */
 export function createLogger(level: LogLevel): Logger {
   const write = (at: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields })}\n`);
+    const requestId = currentRequestId();
+    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: at, message, ...(requestId ? { requestId } : {}), ...fields })}\n`);
   };
   return {
     debug: (message, fields) => write('debug', message, fields),
