@@ -10,6 +10,7 @@ import { RequestParams } from './params';
 import { RequestBody } from './body';
 import { readJsonBody } from '../src/http/body';
 import { ROUTES, type RestRoute } from './routes';
+import { buildOpenApi } from './openapi';
 import type { Principal } from '../src/auth/roles';
 import type { RequestGuard } from '../src/http/guard';
 import type { Metrics } from '../src/http/metrics';
@@ -142,14 +143,22 @@ export function createRestFacade(
   createContext: (principal: Principal, signal: AbortSignal) => unknown,
   guard: RequestGuard,
   logger: Logger,
-  limits: { maxBodyBytes: number; maxDocumentBytes: number },
+  limits: { maxBodyBytes: number; maxDocumentBytes: number; publicReads: boolean },
   metrics?: Metrics,
 ): RestFacade {
   const routes = compileRoutes(schema);
+  const openApi = JSON.stringify(buildOpenApi(schema, routes, limits.publicReads));
 
   return {
     async handle(req, res, url) {
       const principal = await guard.principal(req);
+      if (url.pathname === '/v1/openapi.json') {
+        if (req.method !== 'GET' && req.method !== 'HEAD') throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on /v1/openapi.json; use GET`, undefined, { allow: 'GET' });
+        await guard.limit(req, res, 'reads');
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' });
+        res.end(openApi);
+        return;
+      }
       const pathSegments = url.pathname.split('/').filter(Boolean);
       const matches = routes
         .map((compiled) => ({ compiled, params: matchPath(compiled.segments, pathSegments) }))

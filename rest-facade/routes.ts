@@ -3,6 +3,25 @@ import { snakeCase } from '../src/shared/case';
 import type { RequestParams } from './params';
 import type { RequestBody } from './body';
 import type { LimitClass } from '../src/limits/rate-limiter';
+import type { Role } from '../src/auth/roles';
+
+/** What the OpenAPI document says of a route; response schemas come from its GraphQL operation. */
+export interface RouteDoc {
+  summary: string;
+  /** The role it needs (viewer routes are open to anonymous callers while PUBLIC_READS is on). */
+  role: Role;
+  /** Where `data` sits in the operation's result, as field names. */
+  dataPath: string[];
+  /** JSON Schemas of the query parameters. */
+  query?: Record<string, Record<string, unknown>>;
+  /** JSON Schema of the body. */
+  body?: Record<string, unknown>;
+  /** Status of a success when not 200. */
+  status?: number;
+}
+
+const PERIOD = { type: 'string', description: 'Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default) or latest-fy', examples: ['FY2024', 'Q3-2026', 'latest'] };
+const ID_LIST = { type: 'array', items: { type: 'integer' } };
 
 /** One `/v1` endpoint: which stored GraphQL operation serves it, with which variables, and which part of the result. */
 export interface RestRoute {
@@ -20,6 +39,8 @@ export interface RestRoute {
   /** Largest body accepted, when it differs from MAX_BODY_BYTES. */
   maxBodyBytes?: 'documents';
   variables(params: RequestParams, body: RequestBody | null): Record<string, unknown>;
+  /** For the OpenAPI document (GET /v1/openapi.json). */
+  doc: RouteDoc;
   /** Picks the response `data` out of the operation's result; throws NOT_FOUND for a missing resource. */
   data(result: any, variables: Record<string, any>): unknown;
   /** Optional `meta` next to `data` (e.g. paging totals). */
@@ -62,6 +83,7 @@ function statementRoute(path: string, operation: string, field: string, noun: st
     path,
     operation,
     query: ['period'],
+    doc: { summary: `One ${noun} of a company for a period`, role: 'viewer', dataPath: ['company', field], query: { period: PERIOD } },
     variables: (params) => ({ id: params.pathInt('id'), period: params.queryString('period') }),
     data: (result, variables) =>
       found(
@@ -77,6 +99,16 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/companies',
     operation: 'ListCompanies',
     query: ['sector', 'limit', 'offset'],
+    doc: {
+      summary: 'Tracked companies, ordered by name, with a sector filter and offset paging',
+      role: 'viewer',
+      dataPath: ['companies', 'items'],
+      query: {
+        sector: { type: 'string', description: 'A sector in any case, e.g. information technology' },
+        limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+        offset: { type: 'integer', minimum: 0, default: 0 },
+      },
+    },
     variables: (params) => ({
       sector: params.queryString('sector'),
       limit: params.queryInt('limit'),
@@ -89,6 +121,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/companies/:id',
     operation: 'GetCompany',
+    doc: { summary: 'A company\u2019s profile', role: 'viewer', dataPath: ['company'] },
     variables: (params) => ({ id: params.pathInt('id') }),
     data: (result, variables) => found(result.company, companyNotFound(variables)),
   },
@@ -101,6 +134,7 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/companies/:id/periods',
     operation: 'ListPeriods',
     query: ['type'],
+    doc: { summary: 'Periods with data, newest first', role: 'viewer', dataPath: ['company', 'periods'], query: { type: { enum: ['quarter', 'annual'] } } },
     variables: (params) => ({ id: params.pathInt('id'), type: params.queryString('type')?.toUpperCase() }),
     data: (result, variables) => found(result.company, companyNotFound(variables)).periods,
   },
@@ -109,6 +143,15 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/search',
     operation: 'Search',
     limitClass: 'search',
+    doc: {
+      summary: 'Hybrid search over company documents (full text and vectors, fused)',
+      role: 'analyst',
+      dataPath: ['search'],
+      body: {
+        type: 'object', required: ['query'], additionalProperties: false,
+        properties: { query: { type: 'string', minLength: 1, maxLength: 2000 }, company_ids: ID_LIST, top_k: { type: 'integer', minimum: 1, maximum: 50, default: 10 }, mode: { enum: ['hybrid', 'text', 'vector'] } },
+      },
+    },
     body: ['query', 'company_ids', 'top_k', 'mode'],
     variables: (_params, body) => ({
       query: body!.requiredString('query'),
@@ -123,6 +166,19 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/documents',
     operation: 'IngestDocument',
     limitClass: 'search',
+    doc: {
+      summary: 'Store a document of a company and index it (idempotent on its text)',
+      role: 'admin',
+      dataPath: ['ingestDocument'],
+      status: 201,
+      body: {
+        type: 'object', required: ['company_id', 'title', 'doc_type', 'content'], additionalProperties: false,
+        properties: {
+          company_id: { type: 'integer' }, title: { type: 'string' }, doc_type: { type: 'string' }, content: { type: 'string' },
+          format: { enum: ['text', 'markdown', 'html'] }, period: PERIOD, published_at: { type: 'string', format: 'date' }, source_url: { type: 'string', format: 'uri' },
+        },
+      },
+    },
     body: ['company_id', 'title', 'doc_type', 'content', 'format', 'period', 'published_at', 'source_url'],
     maxBodyBytes: 'documents',
     variables: (_params, body) => ({
@@ -145,6 +201,15 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/ai/summarize',
     operation: 'Summarize',
     limitClass: 'ai',
+    doc: {
+      summary: 'An AI summary of a company and period, with citations and a grounding check',
+      role: 'analyst',
+      dataPath: ['summarize'],
+      body: {
+        type: 'object', required: ['company_id'], additionalProperties: false,
+        properties: { company_id: { type: 'integer' }, period: PERIOD, summary_type: { enum: ['overview', 'profitability', 'balance_sheet', 'cash_flow', 'risks'] } },
+      },
+    },
     body: ['company_id', 'period', 'summary_type'],
     variables: (_params, body) => ({
       input: { companyId: body!.requiredInt('company_id'), period: body!.string('period'), summaryType: body!.string('summary_type') },
@@ -156,6 +221,15 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/ai/compare',
     operation: 'Compare',
     limitClass: 'ai',
+    doc: {
+      summary: 'An AI comparison of 2 to 5 companies, with a table of the compared measures',
+      role: 'analyst',
+      dataPath: ['compare'],
+      body: {
+        type: 'object', required: ['company_ids'], additionalProperties: false,
+        properties: { company_ids: { ...ID_LIST, minItems: 2, maxItems: 5 }, period: PERIOD, metrics: { type: 'array', items: { type: 'string' } } },
+      },
+    },
     body: ['company_ids', 'period', 'metrics'],
     variables: (_params, body) => ({
       input: { companyIds: body!.intArray('company_ids') ?? [], period: body!.string('period'), metrics: body!.stringArray('metrics') },
@@ -167,6 +241,23 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/ai/chat',
     operation: 'Chat',
     limitClass: 'ai',
+    doc: {
+      summary: 'Chat about companies; streamed as Server-Sent Events with Accept: text/event-stream or "stream": true',
+      role: 'analyst',
+      dataPath: ['chat'],
+      body: {
+        type: 'object', required: ['messages'], additionalProperties: false,
+        properties: {
+          messages: {
+            type: 'array', minItems: 1, maxItems: 40,
+            items: { type: 'object', required: ['role', 'content'], additionalProperties: false, properties: { role: { enum: ['user', 'assistant'] }, content: { type: 'string', maxLength: 4000 } } },
+          },
+          company_ids: ID_LIST,
+          conversation_id: { type: 'string', format: 'uuid' },
+          stream: { type: 'boolean' },
+        },
+      },
+    },
     body: ['messages', 'company_ids', 'conversation_id', 'stream'],
     events: true,
     variables: (_params, body) => ({
@@ -178,6 +269,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/ratios/definitions',
     operation: 'ListRatioDefinitions',
+    doc: { summary: 'Every ratio with its key, category, label and formula', role: 'viewer', dataPath: ['ratioDefinitions'] },
     variables: () => ({}),
     data: (result) => result.ratioDefinitions,
   },

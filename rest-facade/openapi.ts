@@ -1,0 +1,240 @@
+import {
+  getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind,
+  type DocumentNode, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
+} from 'graphql';
+import { snakeCase } from '../src/shared/case';
+import type { RestRoute } from './routes';
+
+/**
+ * The OpenAPI 3.1 document of /v1 (GET /v1/openapi.json). Response schemas are derived from the stored GraphQL
+ * operation of each route and the schema's types, so the document cannot drift from what the routes return; request
+ * parameters and bodies come from the route table.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+const SCALARS: Record<string, JsonSchema> = {
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  String: { type: 'string' },
+  ID: { type: 'string' },
+  Boolean: { type: 'boolean' },
+  DateTimeISO: { type: 'string', format: 'date-time' },
+  LocalDate: { type: 'string', format: 'date' },
+};
+
+function nullable(schema: JsonSchema): JsonSchema {
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+function nonNull(schema: JsonSchema): JsonSchema {
+  return (schema.anyOf as JsonSchema[] | undefined)?.[0] ?? schema;
+}
+
+/** JSON Schema of a GraphQL output type as selected by `selections` (keys in snake_case, as REST sends them). */
+function outputSchema(type: GraphQLOutputType, selections: SelectionSetNode | undefined): JsonSchema {
+  const inner = getNullableType(type) as GraphQLOutputType;
+  let schema: JsonSchema;
+  if (isListType(inner)) {
+    schema = { type: 'array', items: outputSchema(inner.ofType, selections) };
+  } else if (isObjectType(inner)) {
+    const properties: Record<string, JsonSchema> = {};
+    for (const selection of selections?.selections ?? []) {
+      if (selection.kind !== Kind.FIELD) continue;
+      const field = inner.getFields()[selection.name.value];
+      properties[snakeCase(selection.alias?.value ?? selection.name.value)] = outputSchema(field.type, selection.selectionSet);
+    }
+    schema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+  } else if (isEnumType(inner)) {
+    schema = { type: 'string', enum: inner.getValues().map((value) => value.value) };
+  } else {
+    schema = SCALARS[getNamedType(inner).name] ?? {};
+    if (!isScalarType(inner)) schema = {};
+  }
+  return isNonNullType(type) ? schema : nullable(schema);
+}
+
+/** Follows `path` (field names) into an operation's result; returns the type and selections found there. */
+function descend(schema: GraphQLSchema, operation: OperationDefinitionNode, path: string[]): { type: GraphQLOutputType; selections: SelectionSetNode | undefined } {
+  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  let type: GraphQLOutputType = root as GraphQLOutputType;
+  let selections: SelectionSetNode | undefined = operation.selectionSet;
+  for (const name of path) {
+    const objectType = getNamedType(type);
+    const node: SelectionNode | undefined = selections?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === name);
+    if (!isObjectType(objectType) || !node || node.kind !== Kind.FIELD) throw new Error(`OpenAPI: no field ${name} in ${operation.name?.value}`);
+    type = objectType.getFields()[name].type;
+    selections = node.selectionSet;
+  }
+  return { type, selections };
+}
+
+/** The schema of a route's `data`: what its operation selects at its data path; a value the route 404s without is non-null. */
+function dataSchema(schema: GraphQLSchema, route: RestRoute, document: DocumentNode): JsonSchema {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
+  const { type, selections } = descend(schema, operation, route.doc.dataPath);
+  // A value the route 404s without is never null in a success.
+  const data = nonNull(outputSchema(type, selections));
+  if (!route.events) return data;
+  // The DONE event: GraphQL's null fields of other event kinds are left out.
+  const properties = { ...(data.properties as Record<string, JsonSchema>) };
+  for (const name of ['type', 'text', 'error']) delete properties[name];
+  for (const [name, property] of Object.entries(properties)) properties[name] = nonNull(property);
+  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+}
+
+const ERROR_ENVELOPE: JsonSchema = {
+  type: 'object',
+  required: ['success', 'error'],
+  additionalProperties: false,
+  properties: {
+    success: { const: false },
+    error: {
+      type: 'object', required: ['code', 'message'], additionalProperties: false,
+      properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
+    },
+  },
+};
+
+const ERRORS: Record<string, string> = {
+  400: 'Invalid input (BAD_USER_INPUT) or malformed request (BAD_REQUEST)',
+  401: 'Missing, invalid, expired or revoked credentials (UNAUTHENTICATED)',
+  403: 'Role too low, or a cookie-authenticated write without the CSRF header (FORBIDDEN)',
+  404: 'Unknown company, period, conversation or route (NOT_FOUND)',
+  405: 'Method not allowed (METHOD_NOT_ALLOWED), with an Allow header',
+  413: 'Body too large (PAYLOAD_TOO_LARGE)',
+  415: 'Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE)',
+  429: 'Rate limit exceeded (RATE_LIMITED), with Retry-After',
+  500: 'A bug (INTERNAL_SERVER_ERROR): the message carries a request id, the log the detail',
+  502: 'The AI or embedding provider failed (UPSTREAM_ERROR)',
+  503: 'Database unavailable, or all AI slots busy (SERVICE_UNAVAILABLE)',
+  504: 'The AI or embedding provider did not answer in time (UPSTREAM_TIMEOUT)',
+};
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': { description: 'The budget of this route class: `<limit>;w=<window seconds>`', schema: { type: 'string' } },
+  RateLimit: { description: 'What is left: `limit=<n>, remaining=<n>, reset=<seconds>`', schema: { type: 'string' } },
+};
+
+const errorRefs = (codes: number[]) => Object.fromEntries(codes.map((code) => [String(code), { $ref: `#/components/responses/Error${code}` }]));
+
+/** The OpenAPI 3.1 document for the routes. */
+export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestRoute; document: DocumentNode }>, publicReads: boolean): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { route, document } of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const parameters = [
+      ...[...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
+      ...Object.entries(route.doc.query ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+    ];
+    const success = {
+      type: 'object', required: ['success', 'data'], additionalProperties: false,
+      properties: {
+        success: { const: true },
+        data: dataSchema(schema, route, document),
+        ...(route.meta ? { meta: { type: 'object', properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } } } } : {}),
+      },
+    };
+    const content: Record<string, unknown> = { 'application/json': { schema: success } };
+    if (route.events) {
+      content['text/event-stream'] = {
+        schema: { type: 'string', description: 'Server-Sent Events: `token` {text}, `citations` {citations}, `done` (the JSON data above), or `error` {code, message}' },
+      };
+    }
+    const role = route.doc.role;
+    const open = role === 'viewer' && publicReads;
+    const failures = [400, ...(open ? [] : [401, 403]), 404, 405, 429, 500, 503];
+    if (route.method === 'POST') failures.push(413, 415);
+    if (route.limitClass === 'ai') failures.push(502, 504);
+    if (route.limitClass === 'search') failures.push(502, 504);
+    paths[path] = {
+      ...paths[path],
+      [route.method.toLowerCase()]: {
+        operationId: route.operation,
+        summary: route.doc.summary,
+        description: `Needs the ${role} role${open ? ' (open to anonymous callers while PUBLIC_READS is on)' : ''}; rate class ${route.limitClass ?? 'reads'}. GraphQL operation: ${route.operation}.`,
+        security: open ? [{}, { apiKey: [] }, { bearer: [] }, { session: [] }] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+        parameters,
+        ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } } : {}),
+        responses: {
+          [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
+          ...(route.doc.status === 201 ? { 200: { description: 'Already stored: the existing document', content } } : {}),
+          ...errorRefs(failures.sort()),
+        },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Financial insights service',
+      version: '1',
+      description: 'REST facade over the GraphQL API (/graphql). Every success is `{success: true, data, meta?}` with snake_case keys; every failure the error envelope.',
+    },
+    servers: [{ url: '/' }],
+    paths: { ...paths, ...AUTH_PATHS },
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/auth/token' },
+        session: { type: 'apiKey', in: 'cookie', name: 'fis_session', description: 'Set by POST /v1/auth/session; writes also need the X-CSRF-Token header' },
+      },
+      schemas: { Error: ERROR_ENVELOPE },
+      responses: Object.fromEntries(
+        Object.entries(ERRORS).map(([code, description]) => [`Error${code}`, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+      ),
+    },
+  };
+}
+
+const tokenData = {
+  type: 'object', required: ['access_token', 'token_type', 'expires_in', 'role'], additionalProperties: false,
+  properties: { access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, role: { enum: ['viewer', 'analyst', 'admin'] } },
+};
+const envelope = (data: JsonSchema) => ({ type: 'object', required: ['success', 'data'], additionalProperties: false, properties: { success: { const: true }, data } });
+
+const AUTH_PATHS = {
+  '/v1/auth/token': {
+    post: {
+      operationId: 'IssueToken',
+      summary: 'OAuth 2.0 client credentials: exchange an API key (X-API-Key header or client_secret) for a short-lived JWT',
+      security: [{}, { apiKey: [] }],
+      requestBody: {
+        required: false,
+        content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_secret: { type: 'string' } } } } },
+      },
+      responses: { 200: { description: 'A bearer token', content: { 'application/json': { schema: envelope(tokenData) } } }, ...errorRefs([400, 401, 405, 415, 429]) },
+    },
+  },
+  '/v1/auth/session': {
+    post: {
+      operationId: 'StartSession',
+      summary: 'Browser sign-in: an API key becomes an HttpOnly session cookie (fis_session) plus a CSRF cookie (fis_csrf)',
+      security: [{}, { apiKey: [] }],
+      requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { api_key: { type: 'string' } } } } } },
+      responses: {
+        200: {
+          description: 'Signed in; Set-Cookie carries the session and the CSRF token',
+          content: {
+            'application/json': {
+              schema: envelope({
+                type: 'object', required: ['role', 'expires_in', 'csrf_token', 'csrf_header'], additionalProperties: false,
+                properties: { role: { type: 'string' }, expires_in: { type: 'integer' }, csrf_token: { type: 'string' }, csrf_header: { type: 'string' } },
+              }),
+            },
+          },
+        },
+        ...errorRefs([400, 401, 405, 415, 429]),
+      },
+    },
+    delete: {
+      operationId: 'EndSession',
+      summary: 'Sign out: clears both cookies',
+      security: [{}],
+      responses: {
+        200: { description: 'Signed out', content: { 'application/json': { schema: envelope({ type: 'object', properties: { signed_out: { const: true } }, required: ['signed_out'] }) } } },
+        ...errorRefs([405, 429]),
+      },
+    },
+  },
+};
