@@ -173,6 +173,12 @@ export function createRestFacade(
       }
       const { route, document } = match.compiled;
       metrics?.label(res, route.path);
+      // URLSearchParams would keep a broken escape as it is; a malformed query string is refused like a malformed path.
+      try {
+        decodeURIComponent(url.search.replace(/\+/g, ' '));
+      } catch {
+        throw new AppError('BAD_REQUEST', 'Malformed percent-encoding in the query string');
+      }
       await guard.limit(req, res, route.limitClass ?? 'reads');
       const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
       const body = route.method === 'POST'

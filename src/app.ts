@@ -21,6 +21,7 @@ import { RequestGuard } from './http/guard';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './limits/rate-limiter';
 import { randomBytes } from 'node:crypto';
 import { Metrics } from './http/metrics';
+import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from './graphql/graphiql';
 
 export interface App {
   /** Base URL of the service, e.g. http://127.0.0.1:8080 */
@@ -131,6 +132,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
         },
         { path: '/graphql', handler: graphql.handle, sendError: sendGraphQLTransportError },
         { path: STREAM_ENDPOINT, handler: stream.handle, sendError: sendGraphQLTransportError },
+        ...(config.graphqlIntrospection ? [{ path: GRAPHIQL_ASSETS, handler: serveGraphiQLAsset }] : []),
         { path: '/v1/auth/', handler: auth.handle },
         { path: '/v1/', handler: rest.handle },
       ],

@@ -30,6 +30,8 @@ export async function listCompanies(dataSource: DataSource, filter: CompanyFilte
   const query = dataSource.getRepository(Company).createQueryBuilder('c');
   const sector = filter.sector?.trim();
   if (sector?.includes('\u0000')) throw badUserInput('sector must not contain NUL characters');
+  // Sectors are stored in at most 64 characters: a longer filter is a mistake, not an empty result.
+  if (sector && sector.length > 64) throw badUserInput('sector must be at most 64 characters');
   if (sector) query.where('lower(c.sector) = lower(:sector)', { sector });
   const [items, total] = await query.orderBy('c.name').addOrderBy('c.id').skip(offset).take(limit).getManyAndCount();
   return { items, total, limit, offset };

@@ -12,6 +12,7 @@ import { noSubscriptionsOverHttp } from './schema';
 import type { RequestGuard } from '../http/guard';
 import type { LimitClass } from '../limits/rate-limiter';
 import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
+import { sendGraphiQLPage, wantsGraphiQL } from './graphiql';
 
 export interface GraphQLOptions {
   maxBodyBytes: number;
@@ -105,6 +106,10 @@ export async function createGraphQLHandler(
       const headers = new HeaderMap();
       for (const [name, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
+      if (options.introspection && wantsGraphiQL(req, url)) {
+        sendGraphiQLPage(res);
+        return;
       }
       const principal = await guard.principal(req);
       const body = method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
