@@ -153,7 +153,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     redisUrl: readRedisUrl(env),
     graphqlIntrospection: readBool(env, 'GRAPHQL_INTROSPECTION', environment !== 'production'),
     graphqlLimits: {
-      maxDepth: readInt(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
+      // 15: the standard introspection query (GraphiQL's) is 15 deep; the schema's own data is at most 5.
+      maxDepth: readInt(env, 'GRAPHQL_MAX_DEPTH', 15, 2, 100),
       maxFields: readInt(env, 'GRAPHQL_MAX_FIELDS', 500, 10, 100_000),
       maxAliases: readInt(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10_000),
       maxCost: readInt(env, 'GRAPHQL_MAX_COST', 20_000, 10, 10_000_000),

@@ -1,24 +1,36 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError } from '../shared/errors';
 
 /**
  * GraphiQL, the in-browser GraphQL IDE, served from the installed packages (no CDN): GET /graphql from a browser
  * (Accept: text/html) gets the page, /graphql/assets/ its files. Credentials go in its Headers tab
- * ({"X-API-Key": "fis_live_…"}). Only served while introspection is on (it needs the schema).
+ * ({"X-API-Key": "fis_live_…"}); reads work without. Only served while introspection is on (it needs the schema).
  */
 export const GRAPHIQL_ASSETS = '/graphql/assets/';
 
-const ASSETS: Record<string, { module: string; type: string }> = {
-  'react.js': { module: 'react/umd/react.production.min.js', type: 'text/javascript' },
-  'react-dom.js': { module: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript' },
-  'graphiql.js': { module: 'graphiql/graphiql.min.js', type: 'text/javascript' },
-  'graphiql.css': { module: 'graphiql/graphiql.min.css', type: 'text/css' },
+const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
+  'react.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript' },
+  'react-dom.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript' },
+  'graphiql.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript' },
+  'graphiql.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css' },
 };
+
+const DEFAULT_QUERY = `# Company and statement reads are public. Search and AI need a key: put
+#   { "X-API-Key": "fis_live_..." }
+# in the Headers tab below. The chat subscription streams at /graphql/stream (graphql-sse).
+{
+  companies(limit: 3) {
+    total
+    items { ticker name sector incomeStatement(period: "latest-fy") { period revenue netIncome } }
+  }
+}
+`;
 
 const INIT = `const fetcher = GraphiQL.createFetcher({ url: '/graphql' });
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
-  React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true, defaultHeaders: '{\\n  "X-API-Key": ""\\n}' }),
+  React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true, defaultQuery: ${JSON.stringify(DEFAULT_QUERY)} }),
 );
 `;
 
@@ -70,7 +82,8 @@ export async function serveGraphiQLAsset(req: IncomingMessage, res: ServerRespon
   if (!asset) throw new AppError('NOT_FOUND', `No GraphiQL asset ${name}`);
   let body = files.get(name);
   if (!body) {
-    body = await fs.promises.readFile(require.resolve(asset.module));
+    // The browser bundles are files of the packages, not exported modules: find them next to package.json.
+    body = await fs.promises.readFile(path.join(path.dirname(require.resolve(`${asset.pkg}/package.json`)), asset.file));
     files.set(name, body);
   }
   res.writeHead(200, { 'content-type': `${asset.type}; charset=utf-8`, 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS });
