@@ -8,6 +8,7 @@ import { app } from './helpers/shared-app';
 import { requestAs, type JsonResponse } from './helpers/http';
 import { createTestKeys, keysFor } from './helpers/keys';
 import { startTestApp, TEST_JWT_SECRET } from './helpers/test-app';
+import { ROUTES } from '../rest-facade/routes';
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
@@ -225,6 +226,15 @@ describe('access: API keys, tokens, sessions and roles', function () {
       await createTestKeys(closed);
     });
     after(() => closed?.close());
+
+    it('needs a key for every read route, and a viewer key is enough', async () => {
+      for (const route of ROUTES.filter((r) => r.doc.role === 'viewer')) {
+        const path = route.path.replace(':id', '1');
+        expect((await send({}, path, {}, closed.url)).status, path).to.equal(401);
+        expect((await send({ 'x-api-key': keysFor(closed.url).viewer }, path, {}, closed.url)).status, path).to.equal(200);
+        expect((await send({}, path)).status, `${path} with PUBLIC_READS on`).to.equal(200);
+      }
+    });
 
     it('needs a key for reads too', async () => {
       expect((await send({}, '/v1/companies', {}, closed.url)).status).to.equal(401);
