@@ -50,6 +50,8 @@ export interface AppConfig {
   redisUrl: string | null;
   graphqlIntrospection: boolean;
   graphqlLimits: { maxDepth: number; maxFields: number; maxAliases: number; maxCost: number };
+  /** User-Agent the SEC requires of automated downloads ("Company name admin@example.com"). */
+  secUserAgent: string | null;
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ai: readRate(env, 'RATE_LIMIT_AI', '30/60'),
     },
     redisUrl: readRedisUrl(env),
+    secUserAgent: env.SEC_USER_AGENT?.trim() || null,
     graphqlIntrospection: readBool(env, 'GRAPHQL_INTROSPECTION', environment !== 'production'),
     graphqlLimits: {
       // 15: the standard introspection query (GraphiQL's) is 15 deep; the schema's own data is at most 5.

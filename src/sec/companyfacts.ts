@@ -1,0 +1,371 @@
+import { FIELD_MAPPINGS, isAdditive, type FieldMapping, type StatementKind } from './concept-map';
+
+/**
+ * SEC `companyfacts` (https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json) → our fiscal periods and
+ * statements, with the provenance of every value. Pure: no database, no network.
+ *
+ * Periods come from each fact's own start and end dates, never from `fy`/`fp` (those describe the filing a fact
+ * appeared in, and are sometimes wrong): fiscal-year ends are the ends of the annual facts of 10-Ks; a year is named by
+ * the company's own convention (the most common `fy − year(end)` offset of its 10-Ks); a quarter's number is its
+ * distance from the previous fiscal-year end in quarters.
+ */
+
+export interface RawFact {
+  start?: string;
+  end: string;
+  val: number;
+  accn: string;
+  fy: number;
+  fp: string;
+  form: string;
+  filed: string;
+}
+
+export interface CompanyFactsFile {
+  cik: number | string;
+  entityName: string;
+  facts: Record<string, Record<string, { label?: string; units: Record<string, RawFact[]> }>>;
+}
+
+/** Where one stored value came from. */
+export interface ValueSource {
+  statement: StatementKind;
+  period: string;
+  field: string;
+  /** As stored (payments negated into cash outflows). */
+  value: number;
+  /** As filed (or as derived from filed values). */
+  reportedValue: number;
+  concept: string;
+  accession: string;
+  form: string;
+  filed: string;
+  /** Computed from other periods (Q2 = H1 − Q1, Q4 = FY − 9M…) rather than filed as such. */
+  derived: boolean;
+  /** A later filing changed the value first reported; the later one is kept. */
+  restated: boolean;
+}
+
+export interface ImportedStatement {
+  statement: StatementKind;
+  period: string;
+  fiscalYear: number;
+  fiscalQuarter: number | null;
+  periodStart: string;
+  periodEnd: string;
+  values: Record<string, number>;
+}
+
+export interface ImportedCompany {
+  cik: number;
+  name: string;
+  /** Month (1–12) in which the fiscal year usually ends. */
+  fiscalYearEndMonth: number;
+  statements: ImportedStatement[];
+  sources: ValueSource[];
+}
+
+export class UnsupportedFiling extends Error {}
+
+const FORMS = /^(10-K|10-Q|10-KT|10-QT)(\/A)?$/;
+const DAY = 86_400_000;
+const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY);
+const addDays = (date: string, count: number) => new Date(Date.parse(date) + count * DAY).toISOString().slice(0, 10);
+const year = (date: string) => Number(date.slice(0, 4));
+
+type Kind = 'annual' | 'quarter' | 'h1' | '9m';
+
+function durationKind(length: number): Kind | null {
+  if (length >= 340 && length <= 380) return 'annual';
+  if (length >= 80 && length <= 100) return 'quarter';
+  if (length >= 170 && length <= 190) return 'h1';
+  if (length >= 260 && length <= 280) return '9m';
+  return null;
+}
+
+/** The company's fiscal years, learnt from its annual facts. */
+export class FiscalCalendar {
+  constructor(
+    /** Known fiscal-year end dates, ascending. */
+    private readonly ends: string[],
+    /** Fiscal year = calendar year of its end + offset (0 for nearly everyone). */
+    private readonly offset: number,
+  ) {}
+
+  /** The fiscal-year end on or after a date (extrapolated a year at a time past the last known one). */
+  endOf(date: string): string | null {
+    const found = this.ends.find((end) => days(date, end) >= -3);
+    if (found) return found;
+    const last = this.ends.at(-1);
+    if (!last) return null;
+    // Past the last known year end (a year not closed yet): a calendar-date year end repeats on its date, a
+    // 52/53-week one about 364 days later; either is close enough to name the year and number its quarters.
+    const onDate = new Date(Date.parse(last) + DAY).getUTCDate() === 1;
+    let end = last;
+    while (days(date, end) < -3) end = onDate ? `${year(end) + 1}${end.slice(4)}` : addDays(end, 364);
+    return end;
+  }
+
+  isKnownEnd(end: string): boolean {
+    return this.ends.includes(end);
+  }
+
+  previousEnd(end: string): string {
+    const index = this.ends.indexOf(end);
+    return index > 0 && days(this.ends[index - 1], end) <= 380 ? this.ends[index - 1] : addDays(end, -364);
+  }
+
+  fiscalYear(end: string): number {
+    return year(end) + this.offset;
+  }
+
+  /** Quarter (1–4) of a date within its fiscal year. */
+  quarterOf(date: string): { fiscalYear: number; quarter: number } | null {
+    const end = this.endOf(date);
+    if (!end) return null;
+    const quarter = Math.min(4, Math.max(1, Math.round(days(this.previousEnd(end), date) / 91.3)));
+    return { fiscalYear: this.fiscalYear(end), quarter };
+  }
+}
+
+/** Every fact of the mapped us-gaap concepts in annual and quarterly reports, per concept. */
+function mappedFacts(file: CompanyFactsFile): Map<string, { unit: string; facts: RawFact[] }> {
+  const gaap = file.facts['us-gaap'] ?? {};
+  const byConcept = new Map<string, { unit: string; facts: RawFact[] }>();
+  for (const mapping of FIELD_MAPPINGS) {
+    for (const concept of mapping.concepts) {
+      const facts = gaap[concept]?.units?.[mapping.unit];
+      if (facts && !byConcept.has(concept)) byConcept.set(concept, { unit: mapping.unit, facts: facts.filter((fact) => FORMS.test(fact.form) && Number.isFinite(fact.val)) });
+    }
+  }
+  return byConcept;
+}
+
+/** Learns the fiscal calendar from the annual facts of 10-Ks. */
+export function learnCalendar(file: CompanyFactsFile): FiscalCalendar {
+  const ends = new Set<string>();
+  const offsets = new Map<number, number>();
+  const latestEndOfFiling = new Map<string, string>();
+  const annual: RawFact[] = [];
+  for (const concept of Object.values(file.facts['us-gaap'] ?? {})) {
+    for (const facts of Object.values(concept.units)) {
+      for (const fact of facts) {
+        if (!fact.start || !/^10-K/.test(fact.form) || durationKind(days(fact.start, fact.end)) !== 'annual') continue;
+        annual.push(fact);
+        if ((latestEndOfFiling.get(fact.accn) ?? '') < fact.end) latestEndOfFiling.set(fact.accn, fact.end);
+      }
+    }
+  }
+  for (const fact of annual) {
+    ends.add(fact.end);
+    // The filing's own year (its latest period) tells how the company names its fiscal years.
+    if (fact.fp === 'FY' && latestEndOfFiling.get(fact.accn) === fact.end) {
+      const offset = fact.fy - year(fact.end);
+      offsets.set(offset, (offsets.get(offset) ?? 0) + 1);
+    }
+  }
+  const offset = [...offsets].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  return new FiscalCalendar([...ends].sort(), Math.max(-1, Math.min(1, offset)));
+}
+
+interface Labelled {
+  label: string;
+  kind: Kind | 'instant';
+  fiscalYear: number;
+  quarter: number | null;
+  start: string | null;
+  end: string;
+}
+
+/** The period labels a fact stands for: FY2024, Q3-2025, H1-2025, 9M-2025; an instant at a year end is FY and Q4. */
+function labelsOf(fact: RawFact, calendar: FiscalCalendar): Labelled[] {
+  if (!fact.start) {
+    const end = calendar.endOf(fact.end);
+    if (!end) return [];
+    const fiscalYear = calendar.fiscalYear(end);
+    // A balance at a year end is the year's (and its Q4's); a known year end must match to the day, so an adjusted
+    // opening balance dated the next morning (a new accounting standard's effect) is not taken for it.
+    if (fact.end === end || (!calendar.isKnownEnd(end) && Math.abs(days(fact.end, end)) <= 3)) {
+      return [
+        { label: `FY${fiscalYear}`, kind: 'instant', fiscalYear, quarter: null, start: null, end: fact.end },
+        { label: `Q4-${fiscalYear}`, kind: 'instant', fiscalYear, quarter: 4, start: null, end: fact.end },
+      ];
+    }
+    // Other balances count only at a quarter end (give or take two weeks for 52/53-week calendars).
+    const sinceYearStart = days(calendar.previousEnd(end), fact.end);
+    const quarter = Math.round(sinceYearStart / 91.3);
+    if (quarter < 1 || quarter > 3 || Math.abs(sinceYearStart - quarter * 91.3) > 15) return [];
+    return [{ label: `Q${quarter}-${fiscalYear}`, kind: 'instant', fiscalYear, quarter, start: null, end: fact.end }];
+  }
+  const kind = durationKind(days(fact.start, fact.end));
+  const end = kind ? calendar.endOf(fact.end) : null;
+  if (!kind || !end) return [];
+  const fiscalYear = calendar.fiscalYear(end);
+  if (kind === 'annual') return Math.abs(days(fact.end, end)) <= 7 ? [{ label: `FY${fiscalYear}`, kind, fiscalYear, quarter: null, start: fact.start, end: fact.end }] : [];
+  // Year-to-date figures start where the fiscal year starts.
+  if (kind !== 'quarter' && Math.abs(days(calendar.previousEnd(end), fact.start)) > 7) return [];
+  const position = calendar.quarterOf(fact.end);
+  if (!position) return [];
+  const label = kind === 'quarter' ? `Q${position.quarter}-${fiscalYear}` : kind === 'h1' ? `H1-${fiscalYear}` : `9M-${fiscalYear}`;
+  return [{ label, kind, fiscalYear, quarter: kind === 'quarter' ? position.quarter : null, start: fact.start, end: fact.end }];
+}
+
+interface Chosen {
+  period: Labelled;
+  /** The value of the latest filing, which is kept. */
+  latest: RawFact;
+  /** The value first reported: derivations use these, one consistent vintage (a year's 10-Qs and its 10-K). */
+  original: RawFact;
+  restated: boolean;
+  derived: boolean;
+}
+
+/** Per concept and label: the latest filed value, the first reported one, and whether they differ. */
+function choose(facts: RawFact[], calendar: FiscalCalendar): Map<string, Chosen> {
+  const chosen = new Map<string, Chosen>();
+  const byFiling = [...facts].sort((a, b) => (a.filed === b.filed ? a.accn.localeCompare(b.accn) : a.filed.localeCompare(b.filed)));
+  for (const fact of byFiling) {
+    for (const period of labelsOf(fact, calendar)) {
+      const seen = chosen.get(period.label);
+      if (!seen) chosen.set(period.label, { period, latest: fact, original: fact, restated: false, derived: false });
+      else {
+        // Only a fact of the same span restates (a 52/53-week year may also appear with another start).
+        if (seen.period.start !== period.start && period.start !== null) continue;
+        seen.restated ||= fact.val !== seen.latest.val;
+        seen.latest = fact;
+      }
+    }
+  }
+  return chosen;
+}
+
+/**
+ * Quarters filed only as year-to-date figures (cash flows), and fourth quarters, which are never filed as such:
+ * Q2 = H1 − Q1, Q3 = 9M − H1, Q4 = FY − 9M (or FY − Q1 − Q2 − Q3), from the values first reported.
+ */
+function deriveQuarters(chosen: Map<string, Chosen>): void {
+  const years = new Set([...chosen.values()].map((c) => c.period.fiscalYear));
+  const at = (label: string) => chosen.get(label);
+  const derive = (label: string, quarter: number, fiscalYear: number, total: Chosen, parts: Chosen[]) => {
+    const value = total.original.val - parts.reduce((sum, part) => sum + part.original.val, 0);
+    const start = addDays(parts.reduce((latest, part) => (part.period.end > latest ? part.period.end : latest), parts[0].period.end), 1);
+    const fact = { ...total.original, val: value, start, end: total.period.end };
+    chosen.set(label, {
+      period: { label, kind: 'quarter', fiscalYear, quarter, start, end: total.period.end },
+      latest: fact, original: fact, restated: false, derived: true,
+    });
+  };
+  for (const fiscalYear of [...years].sort()) {
+    const [q1, h1, nine, fy] = [at(`Q1-${fiscalYear}`), at(`H1-${fiscalYear}`), at(`9M-${fiscalYear}`), at(`FY${fiscalYear}`)];
+    if (!at(`Q2-${fiscalYear}`) && h1 && q1) derive(`Q2-${fiscalYear}`, 2, fiscalYear, h1, [q1]);
+    if (!at(`Q3-${fiscalYear}`) && nine && h1) derive(`Q3-${fiscalYear}`, 3, fiscalYear, nine, [h1]);
+    if (!at(`Q4-${fiscalYear}`) && fy) {
+      const [q2, q3] = [at(`Q2-${fiscalYear}`), at(`Q3-${fiscalYear}`)];
+      if (nine) derive(`Q4-${fiscalYear}`, 4, fiscalYear, fy, [nine]);
+      else if (q1 && q2 && q3) derive(`Q4-${fiscalYear}`, 4, fiscalYear, fy, [q1, q2, q3]);
+    }
+  }
+}
+
+const STORED_PERIOD = /^(Q[1-4]-\d{4}|FY\d{4})$/;
+
+/** Turns a companyfacts file into statements and value sources. IFRS filers are refused with what is missing. */
+export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
+  if (!file || typeof file !== 'object' || !file.facts || typeof file.entityName !== 'string') {
+    throw new UnsupportedFiling('not a companyfacts file: expected {cik, entityName, facts}');
+  }
+  if (!file.facts['us-gaap']) {
+    const taxonomies = Object.keys(file.facts).join(', ') || 'none';
+    throw new UnsupportedFiling(
+      `${file.entityName} files no us-gaap facts (taxonomies: ${taxonomies}). IFRS filers (ifrs-full, e.g. 20-F filers such as TSMC) ` +
+        'are not imported yet: the concept map covers us-gaap only, and their statements are in the reporting currency (e.g. TWD) of a 20-F.',
+    );
+  }
+  const calendar = learnCalendar(file);
+  const perConcept = new Map<string, Map<string, Chosen>>();
+  for (const [concept, { facts }] of mappedFacts(file)) {
+    const chosen = choose(facts, calendar);
+    if (FIELD_MAPPINGS.some((mapping) => mapping.concepts.includes(concept) && isAdditive(mapping))) deriveQuarters(chosen);
+    perConcept.set(concept, chosen);
+  }
+
+  const statements = new Map<string, ImportedStatement>();
+  const sources: ValueSource[] = [];
+  for (const mapping of FIELD_MAPPINGS) {
+    const labels = new Set(mapping.concepts.flatMap((concept) => [...(perConcept.get(concept)?.keys() ?? [])]));
+    for (const label of labels) {
+      if (!STORED_PERIOD.test(label)) continue;
+      const found = firstValue(mapping, perConcept, label);
+      if (!found) continue;
+      const { concept, chosen } = found;
+      // Shares and per-share figures are never derived; instants are never derived.
+      if (chosen.derived && !isAdditive(mapping)) continue;
+      const key = `${mapping.statement}:${label}`;
+      const statement = statements.get(key) ?? newStatement(mapping.statement, chosen.period);
+      statements.set(key, statement);
+      const value = mapping.negate ? -chosen.latest.val : chosen.latest.val;
+      statement.values[mapping.field] = value;
+      sources.push({
+        statement: mapping.statement, period: label, field: mapping.field, value, reportedValue: chosen.latest.val, concept,
+        accession: chosen.latest.accn, form: chosen.latest.form, filed: chosen.latest.filed, derived: chosen.derived, restated: chosen.restated,
+      });
+    }
+  }
+  fillPeriodSpans(statements);
+  addFreeCashFlow(statements, sources);
+  const ends = [...statements.values()].filter((s) => s.fiscalQuarter === null).map((s) => Number(s.periodEnd.slice(5, 7)));
+  return {
+    cik: Number(file.cik),
+    name: file.entityName,
+    fiscalYearEndMonth: mode(ends) ?? 12,
+    statements: [...statements.values()].sort((a, b) => a.periodEnd.localeCompare(b.periodEnd) || a.statement.localeCompare(b.statement)),
+    sources,
+  };
+}
+
+function firstValue(mapping: FieldMapping, perConcept: Map<string, Map<string, Chosen>>, label: string): { concept: string; chosen: Chosen } | null {
+  for (const concept of mapping.concepts) {
+    const chosen = perConcept.get(concept)?.get(label);
+    if (chosen) return { concept, chosen };
+  }
+  return null;
+}
+
+function newStatement(statement: StatementKind, period: Labelled): ImportedStatement {
+  return {
+    statement, period: period.label, fiscalYear: period.fiscalYear, fiscalQuarter: period.quarter,
+    periodStart: period.start ?? '', periodEnd: period.end, values: {},
+  };
+}
+
+/** A balance sheet has a date, not a span: it borrows the span of the same period's other statements. */
+function fillPeriodSpans(statements: Map<string, ImportedStatement>): void {
+  for (const statement of statements.values()) {
+    if (statement.periodStart) continue;
+    const sibling = statements.get(`income:${statement.period}`) ?? statements.get(`cashFlow:${statement.period}`);
+    statement.periodStart = sibling?.periodStart || addDays(statement.periodEnd, statement.fiscalQuarter === null ? -363 : -90);
+  }
+}
+
+/** Free cash flow = operating cash flow + capital expenditure (stored negative), marked derived. */
+function addFreeCashFlow(statements: Map<string, ImportedStatement>, sources: ValueSource[]): void {
+  for (const statement of statements.values()) {
+    const { operatingCashFlow, capitalExpenditure } = statement.values;
+    if (statement.statement !== 'cashFlow' || operatingCashFlow === undefined || capitalExpenditure === undefined) continue;
+    const value = operatingCashFlow + capitalExpenditure;
+    statement.values.freeCashFlow = value;
+    const parts = sources.filter((s) => s.statement === 'cashFlow' && s.period === statement.period && (s.field === 'operatingCashFlow' || s.field === 'capitalExpenditure'));
+    const newest = parts.sort((a, b) => b.filed.localeCompare(a.filed))[0];
+    sources.push({
+      statement: 'cashFlow', period: statement.period, field: 'freeCashFlow', value, reportedValue: value,
+      concept: parts.map((p) => p.concept).join(' + '), accession: newest.accession, form: newest.form, filed: newest.filed,
+      derived: true, restated: parts.some((p) => p.restated),
+    });
+  }
+}
+
+function mode(values: number[]): number | null {
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+}
