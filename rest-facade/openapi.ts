@@ -39,12 +39,16 @@ function outputSchema(type: GraphQLOutputType, selections: SelectionSetNode | un
     schema = { type: 'array', items: outputSchema(inner.ofType, selections) };
   } else if (isObjectType(inner)) {
     const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
     for (const selection of selections?.selections ?? []) {
       if (selection.kind !== Kind.FIELD) continue;
       const field = inner.getFields()[selection.name.value];
-      properties[snakeCase(selection.alias?.value ?? selection.name.value)] = outputSchema(field.type, selection.selectionSet);
+      const name = snakeCase(selection.alias?.value ?? selection.name.value);
+      properties[name] = outputSchema(field.type, selection.selectionSet);
+      // A field under @include/@skip is there only when asked for.
+      if (!selection.directives?.length) required.push(name);
     }
-    schema = { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+    schema = { type: 'object', properties, required, additionalProperties: false };
   } else if (isEnumType(inner)) {
     schema = { type: 'string', enum: inner.getValues().map((value) => value.value) };
   } else {

@@ -39,6 +39,15 @@ export class RequestParams {
     return value;
   }
 
+  /** An optional true/false from the query string. */
+  queryBool(name: string): boolean | undefined {
+    const raw = this.query.get(name)?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return undefined;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    throw new AppError('BAD_USER_INPUT', `${name} must be true or false, got "${this.query.get(name)}"`);
+  }
+
   /** An optional string from the query string; empty counts as absent. */
   queryString(name: string): string | undefined {
     const raw = this.query.get(name)?.trim();

@@ -82,9 +82,14 @@ function statementRoute(path: string, operation: string, field: string, noun: st
     method: 'GET',
     path,
     operation,
-    query: ['period'],
-    doc: { summary: `One ${noun} of a company for a period`, role: 'viewer', dataPath: ['company', field], query: { period: PERIOD } },
-    variables: (params) => ({ id: params.pathInt('id'), period: params.queryString('period') }),
+    query: ['period', 'provenance'],
+    doc: {
+      summary: `One ${noun} of a company for a period`,
+      role: 'viewer',
+      dataPath: ['company', field],
+      query: { period: PERIOD, provenance: { type: 'boolean', default: false, description: 'Add `provenance`: the SEC source of each imported value' } },
+    },
+    variables: (params) => ({ id: params.pathInt('id'), period: params.queryString('period'), provenance: params.queryBool('provenance') }),
     data: (result, variables) =>
       found(
         found(result.company, companyNotFound(variables))[field],

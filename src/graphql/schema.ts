@@ -6,6 +6,7 @@ import { FinancialPeriodResolver } from '../statements/financial-period.resolver
 import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver';
 import { SearchResolver } from '../search/search.resolver';
 import { AiResolver } from '../ai/ai.resolver';
+import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance';
 import { authChecker } from '../auth/access';
 
 export const STREAM_ENDPOINT = '/graphql/stream';
@@ -28,7 +29,8 @@ const NO_TOPICS: PubSub = {
  */
 export function buildAppSchema(): GraphQLSchema {
   return (built ??= buildSchemaSync({
-    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, AiResolver],
+    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, AiResolver,
+      IncomeStatementProvenanceResolver, BalanceSheetProvenanceResolver, CashFlowProvenanceResolver],
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
     validate: false,
     pubSub: NO_TOPICS,

@@ -5,6 +5,7 @@ import { BalanceSheet } from './balance-sheet.entity';
 import { CashFlowStatement } from './cash-flow-statement.entity';
 import { compareNewestFirst, parseExactPeriod, type PeriodType } from './fiscal-period';
 import type { FinancialPeriod } from './statement.types';
+import { provenanceLoader, type ValueSource } from './provenance';
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow';
 
@@ -23,6 +24,7 @@ export interface StatementLoaders {
   income: DataLoader<StatementKey, IncomeStatement | null, string>;
   balance: DataLoader<StatementKey, BalanceSheet | null, string>;
   cashFlow: DataLoader<StatementKey, CashFlowStatement | null, string>;
+  provenance: Record<StatementKind, DataLoader<StatementKey, ValueSource[], string>>;
 }
 
 const keyOf = ({ companyId, period }: StatementKey) => `${companyId}|${period}`;
@@ -99,6 +101,11 @@ export function createStatementLoaders(dataSource: DataSource): StatementLoaders
     income: statementLoader(dataSource, IncomeStatement),
     balance: statementLoader(dataSource, BalanceSheet),
     cashFlow: statementLoader(dataSource, CashFlowStatement),
+    provenance: {
+      income: provenanceLoader(dataSource, 'income'),
+      balance: provenanceLoader(dataSource, 'balance'),
+      cashFlow: provenanceLoader(dataSource, 'cashFlow'),
+    },
   };
 }
 
