@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { importCompanyFacts, type CompanyFactsFile, type RawFact } from '../src/sec/companyfacts';
 import { requestAs } from './helpers/http';
 import { freshDataDir, startTestApp } from './helpers/test-app';
+import { createTestKeys } from './helpers/keys';
 
 /** A small companyfacts file written by the tests: a company whose fiscal year ends on the last Saturday of September. */
 type Concept = Record<string, RawFact[]>;
@@ -186,8 +187,11 @@ describe('npm run import:sec', function () {
     if (!fs.existsSync(path.join(SEC_DATA, 'companyfacts', 'CIK0000320193.json'))) this.skip();
     const env = { DATA_DIR: freshDataDir(), DATABASE_URL: process.env.TEST_DATABASE_URL };
     const files = ['CIK0000320193.json', 'CIK0001045810.json'].map((f) => path.join(SEC_DATA, 'companyfacts', f));
-    const result = await run([...files, '--tickers', path.join(SEC_DATA, 'company_tickers.json')], env);
+    const filings = ['aapl-10-k-2024-11-01.html', 'nvda-10-q-2025-08-27.html'].map((f) => path.join(SEC_DATA, '..', 'filings', 'raw_html', f));
+    const result = await run([...files, '--tickers', path.join(SEC_DATA, 'company_tickers.json'), '--filings', ...filings], env);
     expect(result.status, result.stdout + result.stderr).to.equal(0);
+    expect(result.stdout).to.match(/aapl-10-k-2024-11-01\.html: AAPL 10-K FY2024: 1\d sections \(1\d new documents\)/);
+    expect(result.stdout).to.match(/nvda-10-q-2025-08-27\.html: NVDA 10-Q Q2-2026: \d sections/);
     const service = await startTestApp({ dataDir: env.DATA_DIR });
     try {
       const read = async (ticker: string, period: string) => {
@@ -200,6 +204,15 @@ describe('npm run import:sec', function () {
       expect(await read('AAPL', 'FY2024')).to.deep.equal({ netIncome: 93_736_000_000, periodEnd: '2024-09-28' });
       expect(await read('NVDA', 'FY2025')).to.deep.equal({ netIncome: 72_880_000_000, periodEnd: '2025-01-26' });
       expect(await read('NVDA', 'Q2-2026')).to.deep.equal({ netIncome: 26_422_000_000, periodEnd: '2025-07-27' });
+      // The filings' sections are titled, searchable documents of their companies.
+      const keys = await createTestKeys(service);
+      const { body } = await requestAs(null, '/v1/search', {
+        method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': keys.analyst },
+        body: JSON.stringify({ query: 'risk factors supply chain manufacturing outsourcing partners', top_k: 3 }),
+      }, service.url);
+      expect(body.data[0].ticker).to.be.oneOf(['AAPL', 'NVDA']);
+      expect(body.data.map((hit: any) => hit.title).join(' ')).to.include('Item 1A. Risk Factors');
+      expect(body.data[0].doc_type).to.match(/^10-[KQ]$/);
     } finally {
       await service.close();
     }

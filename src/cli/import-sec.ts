@@ -1,6 +1,7 @@
 /**
  * `npm run import:sec -- <companyfacts .json files> [--tickers company_tickers.json]`
  * `npm run import:sec -- --ticker AAPL [--ticker NVDA]`   (downloads from the SEC; needs SEC_USER_AGENT)
+ * `npm run import:sec -- --filings <10-K/10-Q .html files>`   (sections into searchable documents)
  *
  * Imports SEC XBRL company facts into companies and statements, with the provenance of every value, into the
  * service's database (DATA_DIR or DATABASE_URL). An embedded database is opened by one process at a time: stop the
@@ -13,27 +14,34 @@ import { createLogger } from '../shared/logger';
 import { migrate, openDatabase, withStartupLock } from '../db/database';
 import { importCompanyFacts, UnsupportedFiling, type CompanyFactsFile } from '../sec/companyfacts';
 import { storeImport, tickerIndex } from '../sec/sec-store';
+import { parseFiling } from '../sec/filing-sections';
+import { prepareSearch } from '../search/search-backend';
+import { ingestDocument } from '../search/ingestion.service';
+import type { Database } from '../db/database';
+import type { AppConfig } from '../config/config';
 
-const USAGE = 'usage: npm run import:sec -- <companyfacts .json files> [--tickers company_tickers.json]\n       npm run import:sec -- --ticker AAPL   (downloads from the SEC; set SEC_USER_AGENT="Your Name you@example.com")';
+const USAGE = 'usage: npm run import:sec -- <companyfacts .json files> [--tickers company_tickers.json]\n       npm run import:sec -- --ticker AAPL   (downloads from the SEC; set SEC_USER_AGENT="Your Name you@example.com")\n       npm run import:sec -- --filings <10-K/10-Q .html files>';
 const SEC_MIN_INTERVAL_MS = 110; // the SEC allows at most 10 requests per second
 
 interface Options {
   files: string[];
   tickersFile: string | null;
   download: string[];
+  filings: string[];
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { files: [], tickersFile: null, download: [] };
+  const options: Options = { files: [], tickersFile: null, download: [], filings: [] };
+  let target = options.files;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--tickers') options.tickersFile = argv[++i];
     else if (arg === '--ticker') options.download.push(String(argv[++i] ?? '').toUpperCase());
-    else if (arg === '--filings') throw new Error('--filings (10-K/10-Q HTML into documents) is not implemented yet; use npm run ingest -- <files> --company <ticker> --type 10-K');
+    else if (arg === '--filings') target = options.filings; // the files after it are filings
     else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}\n${USAGE}`);
-    else options.files.push(arg);
+    else target.push(arg);
   }
-  if (options.files.length === 0 && options.download.length === 0) throw new Error(USAGE);
+  if (options.files.length === 0 && options.download.length === 0 && options.filings.length === 0) throw new Error(USAGE);
   if (options.download.some((t) => !/^[A-Z0-9.-]{1,10}$/.test(t))) throw new Error('--ticker needs a ticker such as AAPL');
   return options;
 }
@@ -97,11 +105,50 @@ async function main(): Promise<void> {
         process.stdout.write(`${source.label}: ${reason}\n`);
       }
     }
+    if (options.filings.length > 0) failed += await importFilings(database, config, options.filings);
   } finally {
     await database.close();
   }
-  process.stdout.write(`Done: ${sources.length - failed} imported, ${failed} not imported\n`);
+  process.stdout.write(`Done: ${sources.length + options.filings.length - failed} imported, ${failed} not imported\n`);
   if (failed > 0) process.exitCode = 1;
+}
+
+/**
+ * 10-K/10-Q HTML: each section (Item 1A, Item 7…) becomes a titled document of the filing's company, through the
+ * same ingestion as POST /v1/documents; the search model is refitted once at the end. Returns the files that failed.
+ */
+async function importFilings(database: Database, config: AppConfig, files: string[]): Promise<number> {
+  const search = await prepareSearch(database, config, createLogger('warn'), { backgroundRefit: false });
+  let failed = 0;
+  try {
+    for (const file of files) {
+      try {
+        const filing = parseFiling(fs.readFileSync(file, 'utf8'));
+        if (!filing.form || !/^10-[KQ]/.test(filing.form)) throw new Error(`not a 10-K or 10-Q (document type ${filing.form ?? 'unknown'})`);
+        const [company]: Array<{ id: number; ticker: string }> = await database.dataSource.query(
+          'SELECT id, ticker FROM companies WHERE upper(ticker) = upper($1) OR cik = $2 ORDER BY (cik = $2) DESC NULLS LAST LIMIT 1',
+          [filing.ticker ?? '', filing.cik ?? -1],
+        );
+        if (!company) throw new Error(`no company ${filing.ticker ?? ''} (CIK ${filing.cik ?? '?'}): import its company facts first`);
+        let stored = 0;
+        for (const section of filing.sections) {
+          const result = await ingestDocument(search, {
+            companyId: company.id, title: `${company.ticker} ${filing.form} ${filing.period ?? ''}: ${section.title}`.replace(/\s+/g, ' ').slice(0, 300),
+            docType: filing.form.replace(/\/A$/, ''), period: filing.period, content: section.text, format: 'TEXT',
+          });
+          if (result.created) stored += 1;
+        }
+        process.stdout.write(`${file}: ${company.ticker} ${filing.form} ${filing.period ?? ''}: ${filing.sections.length} sections (${stored} new documents)\n`);
+      } catch (error) {
+        failed += 1;
+        process.stdout.write(`${file}: failed: ${(error as Error).message}\n`);
+      }
+    }
+    await search.models.refitIfStale();
+  } finally {
+    await search.models.close();
+  }
+  return failed;
 }
 
 main().catch((error: unknown) => {
