@@ -78,11 +78,9 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       publicReads: config.publicReads,
     };
     if (config.seedDemoData) {
-      const documents = await seedDemoDocuments(services.search);
-      if (documents > 0) {
-        await services.search.models.refitIfStale();
-        logger.info('seeded demo documents', { documents, model: (await services.search.models.current())?.model ?? null });
-      }
+      // One fit for the whole demo corpus, not one per document.
+      const documents = await services.search.models.bulk(() => seedDemoDocuments(services.search));
+      if (documents > 0) logger.info('seeded demo documents', { documents, model: (await services.search.models.current())?.model ?? null });
     }
 
     const authenticator = new Authenticator(database.dataSource, tokenSettings(config, logger));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { importCompanyFacts, type CompanyFactsFile, type RawFact } from '../src/sec/companyfacts';
 import { requestAs } from './helpers/http';
-import { freshDataDir, startTestApp } from './helpers/test-app';
+import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 import { createTestKeys } from './helpers/keys';
 
 /** A small companyfacts file written by the tests: a company whose fiscal year ends on the last Saturday of September. */
@@ -131,6 +131,11 @@ describe('SEC companyfacts import', () => {
 
 describe('npm run import:sec', function () {
   this.timeout(180_000);
+  // Each test imports into a database of its own; on a shared server that would be the suite's database, whose
+  // demo-data checks must not see imported companies.
+  before(function () {
+    if (TARGET !== 'embedded') this.skip();
+  });
   const CLI = path.join(__dirname, '..', 'src', 'cli', 'import-sec.js');
   // The evaluation data of the project's workspace, when present (never shipped, never required).
   const SEC_DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data', 'sec_xbrl');
@@ -149,7 +154,7 @@ describe('npm run import:sec', function () {
     fs.writeFileSync(path.join(folder, 'CIK0000999001.json'), JSON.stringify(fixture(FISCAL_2024)));
     fs.writeFileSync(path.join(folder, 'ifrs.json'), JSON.stringify({ cik: 5, entityName: 'IFRS Co', facts: { 'ifrs-full': {} } }));
     fs.writeFileSync(path.join(folder, 'tickers.json'), JSON.stringify({ 0: { cik_str: 999001, ticker: 'FXD', title: 'Fixture Devices' }, 1: { cik_str: 999001, ticker: 'FXD-B', title: 'Fixture Devices' } }));
-    const env = { DATA_DIR: freshDataDir(), DATABASE_URL: process.env.TEST_DATABASE_URL };
+    const env = { DATA_DIR: freshDataDir() };
     const result = await run([path.join(folder, 'CIK0000999001.json'), path.join(folder, 'ifrs.json'), '--tickers', path.join(folder, 'tickers.json')], env);
     expect(result.stdout).to.match(/FXD Fixture Devices Inc\.: \d+ statements, \d+ values \(\d+ derived, 1 restated\), fiscal year ends in month 9/);
     expect(result.stdout).to.match(/ifrs\.json: refused: IFRS Co files no us-gaap facts/);
@@ -185,7 +190,7 @@ describe('npm run import:sec', function () {
 
   it('imports the real Apple and NVIDIA company facts when the evaluation data is present', async function () {
     if (!fs.existsSync(path.join(SEC_DATA, 'companyfacts', 'CIK0000320193.json'))) this.skip();
-    const env = { DATA_DIR: freshDataDir(), DATABASE_URL: process.env.TEST_DATABASE_URL };
+    const env = { DATA_DIR: freshDataDir() };
     const files = ['CIK0000320193.json', 'CIK0001045810.json'].map((f) => path.join(SEC_DATA, 'companyfacts', f));
     const filings = ['aapl-10-k-2024-11-01.html', 'nvda-10-q-2025-08-27.html'].map((f) => path.join(SEC_DATA, '..', 'filings', 'raw_html', f));
     const result = await run([...files, '--tickers', path.join(SEC_DATA, 'company_tickers.json'), '--filings', ...filings], env);

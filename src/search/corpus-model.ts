@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../db/database';
@@ -16,7 +16,8 @@ const MAX_FIT_CHUNKS = 100_000;
 const READ_BATCH = 5_000;
 /** How often an instance looks for a model another instance has switched to. */
 const ACTIVE_CHECK_MS = 1_000;
-const REFIT_LOCK_KEY = 0x46495302; // "FIS" 2: one refit at a time across instances sharing a database
+/** How long a refit lease lasts without renewal (renewed between batches of a long refit). */
+const LEASE_MINUTES = 10;
 
 /** The built-in embedder with a fitted model: fold-in of new text into the model's latent space. */
 export class LsaEmbedder implements Embedder {
@@ -71,10 +72,14 @@ class Cancelled extends Error {}
  */
 export class CorpusModel implements EmbeddingModels {
   private embedder: LsaEmbedder | null = null;
+  /** Names this process in the refit lease. */
+  private readonly instance = `${process.pid}-${randomUUID()}`;
   private checkedAt = 0;
   private refit: Promise<boolean> | null = null;
   /** Documents arrived during a refit: check again when it ends. */
   private recheck = false;
+  /** Bulk loads under way: no background refit until they end. */
+  private bulkLoads = 0;
   private worker: Worker | null = null;
   private closed = false;
 
@@ -117,7 +122,7 @@ export class CorpusModel implements EmbeddingModels {
   }
 
   documentsAdded(): void {
-    if (this.closed || !this.settings.backgroundRefit) return;
+    if (this.closed || !this.settings.backgroundRefit || this.bulkLoads > 0) return;
     if (this.refit) {
       this.recheck = true;
       return;
@@ -134,6 +139,18 @@ export class CorpusModel implements EmbeddingModels {
       });
   }
 
+  async bulk<T>(work: () => Promise<T>): Promise<T> {
+    this.bulkLoads += 1;
+    let result: T;
+    try {
+      result = await work();
+    } finally {
+      this.bulkLoads -= 1;
+    }
+    await this.refitIfStale();
+    return result;
+  }
+
   /** Fits and switches to a new model when there is none yet or the corpus has grown enough; true if it did. */
   refitIfStale(): Promise<boolean> {
     if (!this.database.vectorAvailable || this.closed) return Promise.resolve(false);
@@ -143,22 +160,28 @@ export class CorpusModel implements EmbeddingModels {
     return this.refit;
   }
 
-  /** On a shared server, one instance refits at a time; the others skip (they pick the new model up when ready). */
+  /**
+   * One instance refits at a time (the others skip, and pick the new model up when it is ready). The lease expires
+   * on its own if its holder dies; a live holder renews it between batches.
+   */
   private async withRefitLock(work: () => Promise<boolean>): Promise<boolean> {
-    if (this.database.kind === 'embedded') return work();
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
+    const acquired: unknown[] = await this.dataSource.query(
+      `INSERT INTO search_refit_lease (id, holder, expires_at) VALUES (1, $1, now() + interval '${LEASE_MINUTES} minutes')
+       ON CONFLICT (id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+        WHERE search_refit_lease.expires_at < now() OR search_refit_lease.holder = EXCLUDED.holder
+       RETURNING holder`,
+      [this.instance],
+    );
+    if (acquired.length === 0) return false;
     try {
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [REFIT_LOCK_KEY]);
-      if (!locked) return false;
-      try {
-        return await work();
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock($1)', [REFIT_LOCK_KEY]);
-      }
+      return await work();
     } finally {
-      await runner.release();
+      await this.dataSource.query('DELETE FROM search_refit_lease WHERE holder = $1', [this.instance]).catch(() => undefined);
     }
+  }
+
+  private renewLease(): Promise<unknown> {
+    return this.dataSource.query(`UPDATE search_refit_lease SET expires_at = now() + interval '${LEASE_MINUTES} minutes' WHERE holder = $1`, [this.instance]);
   }
 
   private async refitWhenStale(): Promise<boolean> {
@@ -181,7 +204,7 @@ export class CorpusModel implements EmbeddingModels {
     );
     const embedder = new LsaEmbedder(name, fitted);
     await this.withRunner((runner) => ensureModelIndex(runner, name, embedder.dimensions));
-    await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed);
+    await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed, () => this.renewLease());
     // Stopped half-way: the model is never marked ready; the next refit drops what was written.
     if (this.closed) throw new Cancelled();
     await this.dataSource.query('UPDATE embedding_models SET ready_at = now() WHERE name = $1', [name]);

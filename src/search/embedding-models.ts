@@ -13,6 +13,8 @@ export interface EmbeddingModels {
   documentsAdded(): void;
   /** Brings the model up to date with the stored corpus now; true when it changed. */
   refitIfStale(): Promise<boolean>;
+  /** Runs a bulk load without refitting after every document, then refits once if the corpus outgrew the model. */
+  bulk<T>(work: () => Promise<T>): Promise<T>;
   /** Stops background work; the database can be closed afterwards. */
   close(): Promise<void>;
 }
@@ -31,6 +33,10 @@ export class ProviderModel implements EmbeddingModels {
     return false;
   }
 
+  bulk<T>(work: () => Promise<T>): Promise<T> {
+    return work();
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -39,9 +45,17 @@ export class ProviderModel implements EmbeddingModels {
  * before a switch of model, or before a refit. Other models' vectors stay, so switching back loses nothing. Each
  * batch is its own transaction, so other requests get the connection in between; `stop` ends it early.
  */
-export async function backfillEmbeddings(manager: EntityManager, embedder: Embedder, logger: Logger, stop = () => false): Promise<number> {
+export async function backfillEmbeddings(
+  manager: EntityManager,
+  embedder: Embedder,
+  logger: Logger,
+  stop = () => false,
+  /** Called between batches (a long refit renews its lease there). */
+  onBatch: () => Promise<unknown> = async () => undefined,
+): Promise<number> {
   let total = 0;
   while (!stop()) {
+    if (total > 0) await onBatch();
     const rows: Array<{ id: number; company_id: number; content: string }> = await manager.query(
       `SELECT c.id, c.company_id, c.content FROM document_chunks c
         WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
