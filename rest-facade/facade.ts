@@ -123,13 +123,20 @@ async function serveEvents(res: ServerResponse, route: RestRoute, result: EventR
       }
     }
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    for (;;) {
-      const payload = event.type === 'ERROR' ? event.error : snakeCaseKeys(route.data(eventPayload(event), {}));
-      res.write(`event: ${String(event.type).toLowerCase()}\ndata: ${JSON.stringify(payload)}\n\n`);
-      if (event.type === 'DONE' || event.type === 'ERROR' || res.destroyed) break;
-      const next = await events.next();
-      if (next.done) break;
-      event = eventOf(next.value, logger);
+    const send = (type: string, payload: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
+    try {
+      for (;;) {
+        send(String(event.type).toLowerCase(), event.type === 'ERROR' ? event.error : snakeCaseKeys(route.data(eventPayload(event), {})));
+        if (event.type === 'DONE' || event.type === 'ERROR' || res.destroyed) break;
+        const next = await events.next();
+        if (next.done) throw new AppError('INTERNAL_SERVER_ERROR', 'The answer ended without a DONE event');
+        event = eventOf(next.value, logger);
+      }
+    } catch (error) {
+      // Headers are sent: a failure now is told as an error event, the stream's own way, never a cut connection.
+      const known = error instanceof AppError ? error : new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
+      if (!(error instanceof AppError)) logger.error('event stream failed', { error: (error as Error)?.stack ?? String(error) });
+      if (!res.destroyed) send('error', { code: known.code, message: known.message });
     }
     res.end();
   } finally {
@@ -151,7 +158,7 @@ export function createRestFacade(
 
   return {
     async handle(req, res, url) {
-      const principal = await guard.principal(req);
+      const principal = await guard.principal(req, res);
       if (url.pathname === '/v1/openapi.json') {
         if (req.method !== 'GET' && req.method !== 'HEAD') throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on /v1/openapi.json; use GET`, undefined, { allow: 'GET' });
         await guard.limit(req, res, 'reads');

@@ -213,6 +213,11 @@ describe('access: API keys, tokens, sessions and roles', function () {
       expect((await send({ cookie, 'x-csrf-token': 'wrong' }, '/v1/search', json({ query: 'revenue' }))).status).to.equal(403);
       expect((await send({ cookie, 'x-csrf-token': body.data.csrf_token }, '/v1/search', json({ query: 'revenue' }))).status).to.equal(200);
 
+      // A stale cookie (here: garbage) does not lock the browser out of signing in again or reading.
+      const stale = 'fis_session=eyJhbGciOiJIUzI1NiJ9.e30.stale';
+      expect((await send({ cookie: stale }, '/v1/auth/session', json({ api_key: keysFor(app().url).viewer }))).status).to.equal(200);
+      expect((await send({ cookie: stale }, '/v1/companies?limit=1')).status).to.equal(200);
+
       const out = await fetch(`${app().url}/v1/auth/session`, { method: 'DELETE' });
       expect(out.status).to.equal(200);
       for (const cleared of out.headers.getSetCookie()) expect(cleared).to.include('Max-Age=0');
@@ -284,6 +289,12 @@ describe('rate limits', function () {
       expect(searches[0].headers.get('ratelimit-policy')).to.equal('2;w=60');
       const graphqlAi = await send(analyst, '/graphql', graphqlBody('mutation { summarize(input: { companyId: 1 }) { model } }'), limited.url);
       expect(graphqlAi.headers.get('ratelimit-policy')).to.equal('1;w=60');
+    });
+
+    it('counts failed credentials against the address, so guessing keys is throttled', async () => {
+      // The address spent its read budget above: a guess now is refused before the key is even looked up.
+      const guesses = await hammer(limited.url, { 'x-api-key': 'fis_live_guess' }, 2, '/v1/ratios/definitions');
+      expect(guesses.map((r) => r.status)).to.deep.equal([429, 429]);
     });
   });
 

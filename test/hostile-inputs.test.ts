@@ -117,7 +117,11 @@ const CASES: Array<[string, () => Promise<Answer>, number]> = [
   ['an alg-none JWT', () => get('/v1/companies', { authorization: `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from('{"sub":"1","role":"admin"}').toString('base64url')}.` }), 401],
   ['a JWT with a forged signature', () => get('/v1/companies', { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIiwicm9sZSI6ImFkbWluIn0.c2lnbmF0dXJl' }), 401],
   ['a bearer token of 10,000 characters', () => get('/v1/companies', { authorization: `Bearer ${'a'.repeat(10_000)}` }), 401],
-  ['a session cookie that is garbage', () => get('/v1/companies', { cookie: 'fis_session=garbage' }), 401],
+  ['a session cookie that is garbage, on a route that needs credentials', () => call('/v1/search', { method: 'POST', headers: { 'content-type': 'application/json', cookie: 'fis_session=garbage' }, body: '{"query":"revenue"}' }), 401],
+  ['two AI answers in one GraphQL request', () => gql('mutation { a: summarize(input: { companyId: 1 }) { model } b: summarize(input: { companyId: 2 }) { model } }'), 400],
+  ['an AI field hidden in an inline fragment at the root', () => gql('mutation { ... on Mutation { a: summarize(input: { companyId: 1 }) { model } b: compare(input: { companyIds: [1, 2] }) { model } } }'), 400],
+  ['fragments that spread each other twice over (2^30 fields)', () => gql(`query { ...F30 } fragment F0 on Query { sectors } ${Array.from({ length: 30 }, (_, i) => `fragment F${i + 1} on Query { ...F${i} ...F${i} }`).join(' ')}`), 400],
+  ['a body too large for the stream endpoint', () => postJson('/graphql/stream', JSON.stringify({ query: 'subscription { chat }', padding: 'x'.repeat(2_000_000) }), { accept: 'text/event-stream', 'x-api-key': key('analyst') }), 413],
   ['a viewer asking for AI', () => postJson('/v1/ai/summarize', '{"company_id":1}', { 'x-api-key': key('viewer') }), 403],
   // GraphQL documents
   ['a GraphQL syntax error', () => gql('{ companies(limit: 1) { items { id }'), 400],

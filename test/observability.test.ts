@@ -85,6 +85,11 @@ describe('observability and the GraphQL IDE', function () {
       expect(development.body.errors[0].message).to.include('Did you mean');
       const ide = await fetch(`${production.url}/graphql`, { headers: { accept: 'text/html' } });
       expect(ide.headers.get('content-type')).to.match(/json/);
+      // The streaming endpoint follows the same rule.
+      const streamed = await fetch(`${production.url}/graphql/stream`, {
+        method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: JSON.stringify({ query: '{ __schema { types { name } } }' }),
+      });
+      expect(await streamed.text()).to.match(/introspection/i);
     });
   });
 });

@@ -27,32 +27,38 @@ export class Slots {
   constructor(private readonly size: number) {}
 
   async acquire(timeoutMs: number, signal: AbortSignal): Promise<() => void> {
-    if (this.active >= this.size) {
+    if (signal.aborted) throw signal.reason;
+    if (this.active < this.size) this.active += 1;
+    else {
+      // A released slot is handed straight to the next waiter (`active` stays as it is), so nobody can slip in between.
       await new Promise<void>((resolve, reject) => {
         const grant = () => {
           clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
           resolve();
         };
-        const timer = setTimeout(() => {
-          this.waiting.splice(this.waiting.indexOf(grant), 1);
-          reject(new AppError('SERVICE_UNAVAILABLE', `All ${this.size} AI slots stayed busy for ${timeoutMs} ms; try again shortly`, undefined, { 'retry-after': '5' }));
-        }, timeoutMs);
-        signal.addEventListener('abort', () => {
+        const leave = (error: unknown) => {
           clearTimeout(timer);
           const index = this.waiting.indexOf(grant);
           if (index >= 0) this.waiting.splice(index, 1);
-          reject(signal.reason);
-        }, { once: true });
+          reject(error);
+        };
+        const onAbort = () => leave(signal.reason);
+        const timer = setTimeout(
+          () => leave(new AppError('SERVICE_UNAVAILABLE', `All ${this.size} AI slots stayed busy for ${timeoutMs} ms; try again shortly`, undefined, { 'retry-after': '5' })),
+          timeoutMs,
+        );
+        signal.addEventListener('abort', onAbort, { once: true });
         this.waiting.push(grant);
       });
     }
-    this.active += 1;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.active -= 1;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
     };
   }
 }
@@ -95,7 +101,9 @@ export async function* generate(writer: Writer, task: WritingTask, limits: Gener
 
 async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
-  const signal = AbortSignal.any([caller, deadline]);
+  // Ended by us when the consumer stops reading early: the provider call must not outlive its slot.
+  const own = new AbortController();
+  const signal = AbortSignal.any([caller, deadline, own.signal]);
   const release = await slots.acquire(limits.timeoutMs, caller);
   try {
     for (let attempt = 0; ; attempt += 1) {
@@ -118,6 +126,7 @@ async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLi
       }
     }
   } finally {
+    own.abort(new ClientGone());
     release();
   }
 }

@@ -60,7 +60,10 @@ export class Authenticator {
       return this.fromToken(match?.[1] ?? '', 'bearer');
     }
     if (session !== undefined) {
-      const principal = await this.fromToken(session, 'session');
+      // A stale session cookie (expired, revoked key, restarted secret) cannot be cleared by the page (HttpOnly):
+      // it counts as no credential, so signing in again and reading public data keep working.
+      const principal = await this.fromToken(session, 'session').catch(() => ANONYMOUS);
+      if (principal.role === null) return ANONYMOUS;
       // A cookie is sent by the browser on its own: a write must also prove it comes from our page (double submit).
       if (!SAFE_METHODS.has(req.method ?? 'GET')) {
         const header = req.headers[CSRF_HEADER];

@@ -3,6 +3,8 @@ import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/roles';
 import type { LimitClass, RateLimiter } from '../limits/rate-limiter';
 
+const address = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
+
 /** Authentication and rate limits for one request, shared by the REST facade, /graphql and /graphql/stream. */
 export class RequestGuard {
   private readonly principals = new WeakMap<IncomingMessage, Promise<Principal>>();
@@ -12,11 +14,17 @@ export class RequestGuard {
     private readonly limiter: RateLimiter,
   ) {}
 
-  /** Who is calling; a present but bad credential is a 401 here, before anything else happens. */
-  principal(req: IncomingMessage): Promise<Principal> {
+  /**
+   * Who is calling; a present but bad credential is a 401 here, before anything else happens. A failed attempt
+   * counts against the address's read budget, so guessing keys is throttled like any read.
+   */
+  principal(req: IncomingMessage, res: ServerResponse): Promise<Principal> {
     let principal = this.principals.get(req);
     if (!principal) {
-      principal = this.authenticator.authenticate(req);
+      principal = this.authenticator.authenticate(req).catch(async (error: unknown) => {
+        await this.limiter.check(`ip:${address(req)}`, 'reads', res);
+        throw error;
+      });
       this.principals.set(req, principal);
     }
     return principal;
@@ -24,8 +32,8 @@ export class RequestGuard {
 
   /** Counts the request against its caller's budget for the class; sets the RateLimit headers; 429 past the limit. */
   async limit(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
-    const principal = await this.principal(req);
-    const caller = principal.keyId !== null ? `key:${principal.keyId}` : `ip:${req.socket.remoteAddress ?? 'unknown'}`;
+    const principal = await this.principal(req, res);
+    const caller = principal.keyId !== null ? `key:${principal.keyId}` : `ip:${address(req)}`;
     await this.limiter.check(caller, limitClass, res);
   }
 }

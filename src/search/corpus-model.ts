@@ -104,13 +104,15 @@ export class CorpusModel implements EmbeddingModels {
       [`${LSA_MODEL_PREFIX}%`],
     );
     this.checkedAt = Date.now();
-    if (active && active.name !== this.embedder?.model) this.embedder = await this.load(active.name);
+    if (active && active.name !== this.embedder?.model) this.embedder = (await this.load(active.name)) ?? this.embedder;
     return this.embedder;
   }
 
-  private async load(name: string): Promise<LsaEmbedder> {
+  /** A model by name; null when another instance dropped it meanwhile (the next look finds its successor). */
+  private async load(name: string): Promise<LsaEmbedder | null> {
     const [row]: Array<{ dimensions: number; rank: number; fitted_chunks: number; terms: string[]; idf: Buffer; projection: Buffer }> =
       await this.dataSource.query('SELECT dimensions, rank, fitted_chunks, terms, idf, projection FROM embedding_models WHERE name = $1', [name]);
+    if (!row) return null;
     return new LsaEmbedder(name, {
       terms: row.terms,
       idf: fromBytes(row.idf),
@@ -128,11 +130,13 @@ export class CorpusModel implements EmbeddingModels {
       return;
     }
     this.refitIfStale()
-      .then(() => {
-        if (this.recheck) {
-          this.recheck = false;
-          this.documentsAdded();
-        }
+      .then(async () => {
+        if (!this.recheck) return;
+        this.recheck = false;
+        // Chunks stored while the model switched may have been embedded with the old one only: fill them in.
+        const embedder = await this.current();
+        if (embedder) await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed);
+        this.documentsAdded();
       })
       .catch((error: unknown) => {
         if (!(error instanceof Cancelled)) this.logger.error('refitting the search model failed', { error: (error as Error).message });
@@ -147,6 +151,8 @@ export class CorpusModel implements EmbeddingModels {
     } finally {
       this.bulkLoads -= 1;
     }
+    // A refit already under way may have read the corpus before this load: let it end, then look again.
+    await this.refit?.catch(() => undefined);
     await this.refitIfStale();
     return result;
   }
