@@ -134,7 +134,7 @@ export class AiService {
         metric,
         label: known?.label ?? metric,
         unit: known?.unit ?? 'money',
-        values: companies.map((c, i) => ({ companyId: c.company.id, ticker: c.company.ticker, period: c.period, value: facts[i]?.value ?? null })),
+        values: companies.map((c, i) => ({ companyId: c.company.id, ticker: c.company.ticker, period: c.period, currency: c.company.currency, value: facts[i]?.value ?? null })),
       };
     });
     return { comparison, companyIds, period: period ?? 'latest', table, model: this.writer.model, ...citations(sheet, comparison, []) };

@@ -88,6 +88,9 @@ export class MetricValue {
   @Field()
   period!: string;
 
+  @Field({ description: 'ISO 4217 currency of money values (the company\u2019s reporting currency).' })
+  currency!: string;
+
   @Field(() => Float, { nullable: true, description: 'Null when the company does not report it for the period.' })
   value!: number | null;
 }

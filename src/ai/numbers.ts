@@ -91,9 +91,9 @@ export function formatPoints(fraction: number): string {
   return `${trim(Math.abs(fraction) * 100, 1)} percentage points`;
 }
 
-/** A multiple such as a coverage or turnover: 3.456 → "3.5x". */
+/** A multiple such as a coverage or turnover: 3.456 → "3.46x", 18.81 → "18.8x" (two decimals below 10, so 0.96 is not "1x"). */
 export function formatMultiple(value: number): string {
-  return `${trim(value, 1)}x`;
+  return `${trim(value, Math.abs(value) < 10 ? 2 : 1)}x`;
 }
 
 /** A per-share amount: 2.153 → "$2.15". */
