@@ -120,11 +120,12 @@ export const CHAT_SCRIPT = `
 const form = document.getElementById('chat-form');
 const answer = document.getElementById('answer');
 const citations = document.getElementById('citations');
+let conversationId = null; // follow-up questions continue the conversation
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   answer.textContent = '';
   citations.textContent = '';
-  const response = await fetch('/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: form.question.value }) });
+  const response = await fetch('/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: form.question.value, ...(conversationId ? { conversation_id: conversationId } : {}) }) });
   if (!response.ok || !response.body) { answer.textContent = 'The answer could not be fetched (' + response.status + ').'; return; }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -141,6 +142,7 @@ form.addEventListener('submit', async (event) => {
       const data = JSON.parse(((/^data: (.*)$/m.exec(block) || [])[1]) || 'null');
       if (type === 'token') answer.textContent += data.text;
       if (type === 'error') answer.textContent += ' [' + data.message + ']';
+      if (type === 'done') conversationId = data.conversation_id;
       if (type === 'citations') for (const c of data.citations) {
         const item = document.createElement('li');
         const link = document.createElement('a');

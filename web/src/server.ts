@@ -243,11 +243,12 @@ export function createWebServer(config: WebConfig) {
     const session = sessionOf(req);
     if (url.pathname === '/chat' || url.pathname === '/api/chat') {
       if (!isAnalyst(session)) return sendJson(res, session ? 403 : 401, { success: false, error: { code: session ? 'FORBIDDEN' : 'UNAUTHENTICATED', message: 'Chat needs a signed-in analyst' } });
-      const question = (await readForm(req)).get('question')?.trim() ?? '';
+      const form = await readForm(req);
+      const question = form.get('question')?.trim() ?? '';
       if (!question) return sendJson(res, 400, { success: false, error: { code: 'BAD_USER_INPUT', message: 'question must not be empty' } });
       const controller = new AbortController();
       res.once('close', () => controller.abort());
-      const upstream = await service.chatStream(session.token, question, null, controller.signal);
+      const upstream = await service.chatStream(session.token, question, form.get('conversation_id') || null, controller.signal);
       if (url.pathname === '/api/chat') {
         // Relayed as it comes: the browser sees each token when the service sends it.
         res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/event-stream', 'cache-control': 'no-cache' });

@@ -138,11 +138,11 @@ export class ServiceClient {
   }
 
   /** The chat answer as the service streams it (Server-Sent Events), for relaying to the browser. */
-  async chatStream(token: string, question: string, companyIds: number[] | null, signal: AbortSignal): Promise<Response> {
+  async chatStream(token: string, question: string, conversationId: string | null, signal: AbortSignal): Promise<Response> {
     return fetch(`${this.baseUrl}/v1/ai/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ messages: [{ role: 'user', content: question }], ...(companyIds?.length ? { company_ids: companyIds } : {}) }),
+      body: JSON.stringify({ messages: [{ role: 'user', content: question }], ...(conversationId ? { conversation_id: conversationId } : {}) }),
       signal,
     });
   }

@@ -163,6 +163,11 @@ describe('web front end (server-rendered pages and /api routes)', function () {
     expect(steps, 'the answer grew in several steps').to.be.above(5);
     expect(await page.textContent('#answer')).to.include('NWSC');
     await page.screenshot({ path: path.join(SHOTS, 'chat.png'), fullPage: true });
+    // A follow-up that names no company continues the conversation (the service remembers NWSC).
+    await page.fill('#question', 'And its debt?');
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#citations li');
+    expect(await page.textContent('#answer')).to.include('NWSC').and.to.match(/debt/i);
 
     await page.click('form[action="/signout"] button', { trial: true }).catch(() => undefined);
     await context.close();
