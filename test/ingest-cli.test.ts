@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,9 +5,10 @@ import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 import { request } from './helpers/http';
+import { runCli } from './helpers/cli';
 import { createTestKeys, keysFor } from './helpers/keys';
 
-const CLI = path.join(__dirname, '..', 'src', 'cli', 'ingest.js');
+const run = (args: string[], env: Record<string, string | undefined> = {}) => runCli('ingest', args, env);
 
 function writeFiles(marker: string): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-ingest-'));
@@ -18,16 +18,6 @@ function writeFiles(marker: string): string {
   fs.writeFileSync(path.join(folder, 'nested', 'release.html'), `<html><body><p>Press release about ${marker}.</p><table><tr><td>Sales</td><td>12</td></tr></table></body></html>`);
   fs.writeFileSync(path.join(folder, 'ignored.pdf'), 'not read');
   return folder;
-}
-
-/** Runs the CLI without blocking this process, which serves the shared app the CLI may talk to. */
-function run(args: string[], env: Record<string, string | undefined> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
 }
 
 const post = (baseUrl: string, body: unknown) =>

@@ -1,20 +1,10 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { expect } from 'chai';
 import { isWellFormedKey } from '../src/auth/api-keys';
 import { requestAs } from './helpers/http';
+import { runCli } from './helpers/cli';
 import { freshDataDir, startTestApp } from './helpers/test-app';
 
-const CLI = path.join(__dirname, '..', 'src', 'cli', 'keys.js');
-
-function run(args: string[], env: Record<string, string | undefined>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
-}
+const run = (args: string[], env: Record<string, string | undefined>) => runCli('keys', args, env);
 
 describe('npm run keys', function () {
   this.timeout(120_000);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { importCompanyFacts, type CompanyFactsFile, type RawFact } from '../src/
 import { requestAs } from './helpers/http';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 import { createTestKeys } from './helpers/keys';
+import { runCli } from './helpers/cli';
 
 /** A small companyfacts file written by the tests: a company whose fiscal year ends on the last Saturday of September. */
 type Concept = Record<string, RawFact[]>;
@@ -136,18 +136,10 @@ describe('npm run import:sec', function () {
   before(function () {
     if (TARGET !== 'embedded') this.skip();
   });
-  const CLI = path.join(__dirname, '..', 'src', 'cli', 'import-sec.js');
+  // No SEC_USER_AGENT: nothing may try the network.
+  const run = (args: string[], env: Record<string, string | undefined>) => runCli('import-sec', args, { SEC_USER_AGENT: '', ...env });
   // The evaluation data of the project's workspace, when present (never shipped, never required).
   const SEC_DATA = path.join(__dirname, '..', '..', '..', 'shared', 'data', 'sec_xbrl');
-
-  function run(args: string[], env: Record<string, string | undefined>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', SEC_USER_AGENT: '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
-  }
 
   it('imports a companyfacts file into a stopped service\u2019s database, with provenance in GraphQL and on request in REST', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-sec-'));
