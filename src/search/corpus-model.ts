@@ -160,7 +160,7 @@ export class CorpusModel implements EmbeddingModels {
   /** Fits and switches to a new model when there is none yet or the corpus has grown enough; true if it did. */
   refitIfStale(): Promise<boolean> {
     if (!this.database.vectorAvailable || this.closed) return Promise.resolve(false);
-    this.refit ??= this.withRefitLock(() => this.refitWhenStale()).finally(() => {
+    this.refit ??= this.refitWhenStale().finally(() => {
       this.refit = null;
     });
     return this.refit;
@@ -190,15 +190,30 @@ export class CorpusModel implements EmbeddingModels {
     return this.dataSource.query(`UPDATE search_refit_lease SET expires_at = now() + interval '${LEASE_MINUTES} minutes' WHERE holder = $1`, [this.instance]);
   }
 
-  private async refitWhenStale(): Promise<boolean> {
+  /** The corpus size and the model in use when a refit is due (none yet, or the corpus changed by a quarter); else null. */
+  private async dueRefit(): Promise<{ chunks: number; active: { name: string; corpus_chunks: number } | undefined } | null> {
     const [{ chunks }] = await this.dataSource.query('SELECT count(*)::int AS chunks FROM document_chunks');
     const [active]: Array<{ name: string; corpus_chunks: number }> = await this.dataSource.query(
       `SELECT name, corpus_chunks FROM embedding_models WHERE ready_at IS NOT NULL AND name LIKE $1 ORDER BY ready_at DESC, name LIMIT 1`,
       [`${LSA_MODEL_PREFIX}%`],
     );
     const changed = !active || chunks >= active.corpus_chunks * REFIT_FACTOR || chunks * REFIT_FACTOR <= active.corpus_chunks;
-    if (chunks === 0 || !changed) return false;
+    return chunks > 0 && changed ? { chunks, active } : null;
+  }
 
+  /**
+   * Checked first with two reads, so the common case (an ingestion that does not change the corpus by a quarter)
+   * takes no lease; checked again under the lease, since another instance may have refitted meanwhile.
+   */
+  private async refitWhenStale(): Promise<boolean> {
+    if (!(await this.dueRefit())) return false;
+    return this.withRefitLock(async () => {
+      const due = await this.dueRefit();
+      return due ? this.refitNow(due.chunks, due.active) : false;
+    });
+  }
+
+  private async refitNow(chunks: number, active: { name: string; corpus_chunks: number } | undefined): Promise<boolean> {
     const started = Date.now();
     const fitted = await this.fitInWorker(await this.readSample(chunks));
     const name = modelName(fitted);
