@@ -10,6 +10,8 @@ import { ClientGone, generate, generateText, Slots, type GenerationLimits } from
 import { checkGrounding } from './grounding';
 import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type DocumentPassage, type FactSheet } from './facts';
 import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type Writer } from './writer';
+import { findCompanyIdsNamedIn } from '../companies/company.repository';
+import { findConversation, findConversationMessages, insertConversation, insertConversationMessages, updateConversation } from './conversation.repository';
 
 /** Input caps: what a request may send to the writer. */
 export const MAX_CHAT_MESSAGES = 40;
@@ -213,40 +215,25 @@ export class AiService {
   private async companiesNamedIn(question: string): Promise<number[]> {
     // Tickers are written in capitals; names by their first word (if distinctive enough, five letters or more).
     const capitals = question.match(/\b[A-Z][A-Z0-9.]{0,9}\b/g) ?? [];
-    const rows: Array<{ id: number }> = await this.dataSource.query(
-      `SELECT id FROM companies
-        WHERE upper(ticker) = ANY($1::text[])
-           OR (length(split_part(name, ' ', 1)) >= 5 AND strpos(lower($2), lower(split_part(name, ' ', 1))) > 0)
-        ORDER BY id LIMIT 5`,
-      [capitals, question],
-    );
-    return rows.map((row) => row.id);
+    return findCompanyIdsNamedIn(this.dataSource.manager, capitals, question, 5);
   }
 
   private async loadConversation(id: string | null): Promise<{ id: string | null; history: ChatTurn[]; companyIds: number[] }> {
     if (id === null) return { id: null, history: [], companyIds: [] };
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badUserInput('conversation_id must be a UUID');
-    const [conversation]: Array<{ company_ids: number[] }> = await this.dataSource.query('SELECT company_ids FROM conversations WHERE id = $1', [id]);
+    const conversation = await findConversation(this.dataSource.manager, id);
     if (!conversation) throw new AppError('NOT_FOUND', `No conversation ${id}`);
-    const history: ChatTurn[] = await this.dataSource.query('SELECT role, content FROM conversation_messages WHERE conversation_id = $1 ORDER BY id', [id]);
-    return { id, history, companyIds: conversation.company_ids };
+    const history = await findConversationMessages(this.dataSource.manager, id);
+    return { id, history, companyIds: conversation.companyIds };
   }
 
   /** Stores the new turns and the answer together; returns the conversation id. */
   private async saveConversation(conversation: { id: string | null; companyIds: number[] }, turns: ChatTurn[], answer: string): Promise<string> {
     return this.dataSource.transaction(async (manager) => {
-      let id = conversation.id;
-      if (id) {
-        await manager.query('UPDATE conversations SET updated_at = now(), company_ids = $2 WHERE id = $1', [id, conversation.companyIds]);
-      } else {
-        [{ id }] = await manager.query('INSERT INTO conversations (company_ids) VALUES ($1) RETURNING id', [conversation.companyIds]);
-      }
-      const messages = [...turns, { role: 'assistant', content: answer }];
-      await manager.query(
-        'INSERT INTO conversation_messages (conversation_id, role, content) SELECT $1, role, content FROM unnest($2::text[], $3::text[]) AS t(role, content)',
-        [id, messages.map((m) => m.role), messages.map((m) => m.content)],
-      );
-      return id as string;
+      const id = conversation.id ?? (await insertConversation(manager, conversation.companyIds));
+      if (conversation.id) await updateConversation(manager, id, conversation.companyIds);
+      await insertConversationMessages(manager, id, [...turns, { role: 'assistant', content: answer }]);
+      return id;
     });
   }
 }

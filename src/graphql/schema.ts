@@ -6,7 +6,7 @@ import { FinancialPeriodResolver } from '../statements/financial-period.resolver
 import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver';
 import { SearchResolver } from '../search/search.resolver';
 import { AiResolver } from '../ai/ai.resolver';
-import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance';
+import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance.resolver';
 import { authChecker } from '../auth/access';
 
 export const STREAM_ENDPOINT = '/graphql/stream';
