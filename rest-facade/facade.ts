@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { AppError, isErrorCode, toAppError } from '../src/shared/errors';
 import { startSseStream, writeSseEvent } from '../src/shared/sse';
 import { appErrorOf } from '../src/graphql/errors';
@@ -71,8 +71,8 @@ function withoutUndefined(value: unknown): unknown {
 }
 
 /** Turns GraphQL errors of an in-process execution into the REST error with the same code. */
-function toRestError(errors: readonly GraphQLError[], logger: Logger): AppError {
-  return appErrorOf(errors[0], logger, 'rest operation failed');
+function toRestError(errors: ExecutionResult['errors'], logger: Logger): AppError {
+  return appErrorOf(errors?.[0], logger, 'rest operation failed');
 }
 
 type EventResult = ExecutionResult | AsyncGenerator<ExecutionResult>;
@@ -109,7 +109,7 @@ function raise(event: RestEvent): never {
  * error response; after that, a stream reports it as an `error` event. Without streaming, `done` is the `data`.
  */
 async function serveEvents(res: ServerResponse, route: RestRoute, result: EventResult, streamed: boolean, logger: Logger): Promise<void> {
-  if (!(Symbol.asyncIterator in result)) throw toRestError(result.errors ?? [], logger);
+  if (!(Symbol.asyncIterator in result)) throw toRestError(result.errors, logger);
   const events = result[Symbol.asyncIterator]();
   const nextEvent = async (): Promise<RestEvent> => {
     for (;;) {
