@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import vm from 'node:vm';
 import path from 'node:path';
 import { expect } from 'chai';
 import { GraphQLError } from 'graphql';
@@ -7,6 +8,7 @@ import { appErrorOf } from '../src/graphql/errors';
 import { createSseDecoder, formatSseEvent } from '../src/shared/sse';
 import { restFieldName } from '../rest-facade/variable-check';
 import type { Logger } from '../src/shared/logger';
+import { CHAT_SCRIPT } from '../web/src/dashboard';
 
 function recordingLogger(): Logger & { errors: string[] } {
   const errors: string[] = [];
@@ -87,5 +89,12 @@ describe('Server-Sent Events parser (unit)', () => {
     const decode = createSseDecoder();
     const events = decode(': keep-alive\r\n\r\nevent: next\r\ndata: {"a":\r\ndata: 1}\r\n\r\ndata:[2]\n\nevent: complete\ndata:\n\nevent: partial\ndata: {');
     expect(events).to.deep.equal([{ event: 'next', data: { a: 1 } }, { event: 'message', data: [2] }, { event: 'complete', data: null }]);
+  });
+
+  it('works from its own source alone, as the web front end’s browser script embeds it', () => {
+    const standalone = vm.runInNewContext(`(${createSseDecoder.toString()})`) as typeof createSseDecoder;
+    expect(standalone()('event: token\ndata: {"text":"a"}\n\n')).to.deep.equal([{ event: 'token', data: { text: 'a' } }]);
+    expect(() => new vm.Script(CHAT_SCRIPT)).to.not.throw();
+    expect(CHAT_SCRIPT).to.include(createSseDecoder.toString());
   });
 });
