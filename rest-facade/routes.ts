@@ -48,10 +48,12 @@ export interface RestRoute {
   /** HTTP status of a success (200 unless it says otherwise, e.g. 201 for a created resource). */
   status?(result: any): number;
   /**
-   * The operation is a subscription of events `{type, ...}` (TOKEN … DONE | ERROR). With `Accept: text/event-stream`
-   * or `"stream": true` they are sent as Server-Sent Events; otherwise the DONE event is the response `data`.
+   * The operation is a subscription of events: the GraphQL type of each kind REST sends (its `__typename`) → the name
+   * of its Server-Sent Event; other kinds are not sent. With `Accept: text/event-stream` or `"stream": true` they are
+   * sent as events; otherwise the `done` event is the response `data`. An `error` event is a failure (an error
+   * response while nothing was sent yet).
    */
-  events?: true;
+  events?: Readonly<Record<string, string>>;
 }
 
 /** A value the caller asked for by id or period; null means it does not exist. */
@@ -264,7 +266,8 @@ export const ROUTES: readonly RestRoute[] = [
       },
     },
     body: ['messages', 'company_ids', 'conversation_id', 'stream'],
-    events: true,
+    // STATUS (progress for GraphQL subscribers) is not part of REST's stream: token, citations, done, error.
+    events: { ChatTokenEvent: 'token', ChatCitationsEvent: 'citations', ChatDoneEvent: 'done', ChatErrorEvent: 'error' },
     variables: (_params, body) => ({
       input: { messages: body!.objectArray('messages', ['role', 'content']), companyIds: body!.intArray('company_ids'), conversationId: body!.string('conversation_id') },
     }),

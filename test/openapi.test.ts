@@ -4,6 +4,7 @@ import { ROUTES } from '../rest-facade/routes';
 import { app } from './helpers/shared-app';
 import { requestAs, type JsonResponse } from './helpers/http';
 import { keysFor } from './helpers/keys';
+import { postForEvents } from './helpers/sse';
 
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -70,5 +71,16 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       ['/v1/auth/session', 'post', post('/v1/auth/session', { api_key: keysFor(app().url).viewer }, {})],
     ];
     for (const [path, method, pending] of cases) expectConforms(path, method, await pending);
+  });
+
+  it('documents each streamed chat event, and the events conform', async () => {
+    const stream = doc.paths['/v1/ai/chat'].post.responses['200'].content['text/event-stream'];
+    expect(stream['x-events']).to.have.all.keys('token', 'citations', 'done', 'error');
+    const { events } = await postForEvents('/v1/ai/chat', { company_ids: [1], messages: [{ role: 'user', content: 'Cash flow?' }] });
+    expect(events.map((e) => e.event)).to.include.members(['token', 'citations', 'done']);
+    for (const event of events) {
+      const validate = ajv.compile(stream['x-events'][event.event]);
+      expect(validate(event.data), `${event.event}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver, Root, Subscription } from 'type-graphql';
 import type { RequestContext } from '../graphql/context';
-import { ChatEvent, ChatInput, CompareInput, Comparison, SummarizeInput, Summary } from './ai.types';
+import { ChatEvent, ChatInput, type AnyChatEvent, CompareInput, Comparison, SummarizeInput, Summary } from './ai.types';
 
 @Resolver()
 export class AiResolver {
@@ -18,10 +18,10 @@ export class AiResolver {
 
   @Authorized('analyst')
   @Subscription(() => ChatEvent, {
-    description: 'A chat answer as it is written: TOKEN events, then CITATIONS, then DONE (or ERROR). Served at /graphql/stream (graphql-sse).',
+    description: 'A chat answer as it is written: STATUS, TOKEN events, then CITATIONS, then DONE (or ERROR). Served at /graphql/stream (graphql-sse).',
     subscribe: ({ args, context }) => (context as RequestContext).ai.chat((context as RequestContext).loaders, args.input as ChatInput, (context as RequestContext).signal),
   })
-  chat(@Root() event: ChatEvent, @Arg('input', () => ChatInput) _input: ChatInput): ChatEvent {
+  chat(@Root() event: AnyChatEvent, @Arg('input', () => ChatInput) _input: ChatInput): AnyChatEvent {
     return event;
   }
 }

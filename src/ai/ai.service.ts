@@ -1,11 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../shared/logger';
-import { GraphQLError } from 'graphql';
-import { AppError, badUserInput, statusForCode } from '../shared/errors';
+import { AppError, badUserInput, toAppError } from '../shared/errors';
 import type { StatementLoaders } from '../statements/statement.loaders';
 import type { SearchBackend } from '../search/ingestion.service';
 import { DEFAULT_COMPARE_METRICS } from './analyst';
-import type { ChatEvent, ChatInput, Citation, CompareInput, Comparison, ComparisonRow, SummarizeInput, Summary } from './ai.types';
+import type { AnyChatEvent, ChatErrorEvent, ChatInput, Citation, CompareInput, Comparison, ComparisonRow, SummarizeInput, Summary } from './ai.types';
 import { ClientGone, generate, generateText, Slots, type GenerationLimits } from './generation';
 import { checkGrounding } from './grounding';
 import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type DocumentPassage, type FactSheet } from './facts';
@@ -88,6 +87,13 @@ function validTurns(messages: ChatInput['messages']): ChatTurn[] {
   return turns;
 }
 
+/** What a chat answer is written from, said before the first token (a slot may take a moment to free up). */
+function writingStatus(sheet: FactSheet): string {
+  const companies = sheet.companies.map((c) => `${c.company.ticker} (${c.period})`);
+  const passages = `${sheet.passages.length} document passage${sheet.passages.length === 1 ? '' : 's'}`;
+  return companies.length ? `Writing from the figures of ${companies.join(', ')} and ${passages}` : `Writing from ${passages}`;
+}
+
 /** Summaries, comparisons and chat: facts first, then a writer, then the grounding check. */
 export class AiService {
   private readonly slots: Slots;
@@ -147,7 +153,7 @@ export class AiService {
    * its grounding (or ERROR). The conversation is stored when the answer is complete. Aborting `signal` (the client
    * went away) cancels the writer and the provider request.
    */
-  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal): AsyncGenerator<ChatEvent> {
+  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal): AsyncGenerator<AnyChatEvent> {
     let turns: ChatTurn[];
     let sheet: FactSheet;
     let conversation: { id: string | null; history: ChatTurn[]; companyIds: number[] };
@@ -168,6 +174,7 @@ export class AiService {
       yield this.errorEvent(error);
       return;
     }
+    yield { type: 'STATUS', message: writingStatus(sheet) };
     let answer = '';
     try {
       for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns }, this.limits, this.slots, signal)) {
@@ -186,12 +193,9 @@ export class AiService {
   }
 
   /** An ERROR event; a bug is logged with its detail and reported without it. */
-  private errorEvent(error: unknown): ChatEvent {
-    if (error instanceof AppError) return { type: 'ERROR', error: { code: error.code, message: error.message } };
-    const code = (error as GraphQLError)?.extensions?.code;
-    if (error instanceof GraphQLError && typeof code === 'string' && statusForCode(code)) return { type: 'ERROR', error: { code, message: error.message } };
-    this.logger.error('chat failed', { error: (error as Error)?.stack ?? String(error) });
-    return { type: 'ERROR', error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' } };
+  private errorEvent(error: unknown): ChatErrorEvent {
+    const { code, message } = toAppError(error, this.logger, 'chat failed');
+    return { type: 'ERROR', code, message };
   }
 
   /** The facts of the chat's companies for the period the question names (or the newest), and matching passages. */

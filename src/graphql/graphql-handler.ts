@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerErrorCode } from '@apollo/server/errors';
 import { Kind, parse, type DocumentNode, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { readJsonBody } from '../http/body';
 import { sendJson } from '../http/respond';
-import { AppError, statusForCode } from '../shared/errors';
+import { AppError } from '../shared/errors';
+import { appErrorOf, formatAppError, httpStatusFromErrors } from './errors';
 import type { Logger } from '../shared/logger';
 import { createRequestContext, type RequestContext, type Services } from './context';
 import { noSubscriptionsOverHttp } from './schema';
@@ -76,9 +76,6 @@ function operationOf(body: unknown, url: URL): { query?: unknown; variables?: un
   return { query: url.searchParams.get('query') ?? undefined, variables: parsed, operationName: url.searchParams.get('operationName') ?? undefined };
 }
 
-/** Apollo's own codes (parse, validation, bad request…) describe the caller's mistake and pass through as they are. */
-const APOLLO_CODES = new Set<string>(Object.values(ApolloServerErrorCode));
-
 export interface GraphQLHandler {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
   stop(): Promise<void>;
@@ -108,16 +105,9 @@ export async function createGraphQLHandler(
     includeStacktraceInErrorResponses: false,
     // The service owns its shutdown sequence (HTTP first, then Apollo, then the database).
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
-    formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-      const code = formatted.extensions?.code;
-      if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR' && (statusForCode(code) || APOLLO_CODES.has(code))) {
-        return formatted;
-      }
-      // Anything else is a bug: log the detail, tell the caller nothing internal.
-      logger.error('graphql resolver failed', { error: error instanceof Error ? error.stack : String(error), path: formatted.path });
-      return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-    },
+    plugins: [ApolloServerPluginLandingPageDisabled(), httpStatusFromErrors],
+    formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
+      formatAppError(appErrorOf(error, logger, 'graphql resolver failed'), formatted),
   });
   await apollo.start();
 

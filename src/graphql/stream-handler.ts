@@ -1,12 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { STATUS_CODES } from 'node:http';
+import { NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse';
-import { AppError, statusForCode } from '../shared/errors';
+import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { readJsonBody } from '../http/body';
 import type { RequestGuard } from '../http/guard';
 import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
 import { createRequestContext, type Services } from './context';
+import { appErrorOf, asValidationErrors, formatAppError } from './errors';
+
+/** A syntax error is refused as at /graphql, with Apollo Server's code. */
+function parseOperation(query: unknown): DocumentNode {
+  try {
+    return parse(query as string);
+  } catch (error) {
+    throw new AppError('GRAPHQL_PARSE_FAILED', (error as Error).message);
+  }
+}
 
 export interface StreamOptions {
   limits: GraphQLLimits;
@@ -24,29 +35,19 @@ export function createStreamHandler(schema: GraphQLSchema, services: Services, g
   const rules = options.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
   const core = createHandler<IncomingMessage, { res: ServerResponse }, Record<string, unknown>>({
     schema,
-    validate: (s, document) => validate(s, document, rules),
+    validate: (s, document) => asValidationErrors(validate(s, document, rules)),
     onSubscribe: (_req, params) => {
       try {
-        checkOperationLimits(schema, parse(params.query as string), params.variables, params.operationName, options.limits);
-      } catch (error) {
-        if (!(error instanceof AppError)) return; // a syntax error: graphql-sse reports it
-        return [JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code } }] }), { status: error.status, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+        checkOperationLimits(schema, parseOperation(params.query), params.variables, params.operationName, options.limits);
+      } catch (caught) {
+        const error = appErrorOf(caught, logger, 'graphql-sse operation failed');
+        return [JSON.stringify({ errors: [formatAppError(error, { message: error.message })] }), { status: error.status, statusText: STATUS_CODES[error.status] ?? 'Error', headers: { 'content-type': 'application/json; charset=utf-8' } }];
       }
     },
     onNext: (_ctx, _req, result) => {
       if (!result.errors?.length) return;
-      // As at /graphql: the service's own codes pass, anything else is a bug and says nothing internal.
-      return {
-        ...result,
-        errors: result.errors.map((error) => {
-          const code = error.extensions?.code;
-          if (typeof code === 'string' && statusForCode(code) && code !== 'INTERNAL_SERVER_ERROR') return error;
-          // No original error: graphql-js refused the document or its variables, the caller's mistake to read.
-          if (!error.originalError) return { message: error.message, locations: error.locations, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } } as never;
-          logger.error('graphql-sse operation failed', { error: error.originalError?.stack ?? error.message, path: error.path });
-          return { message: 'Internal server error', path: error.path, locations: error.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } } as never;
-        }),
-      };
+      // The same translation as at /graphql: the service's codes pass, anything else is a bug and says nothing internal.
+      return { ...result, errors: result.errors.map((error) => formatAppError(appErrorOf(error, logger, 'graphql-sse operation failed'), error)) as never };
     },
     context: async (req) => {
       const controller = new AbortController();
