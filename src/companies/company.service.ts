@@ -1,11 +1,10 @@
 import type { DataSource } from 'typeorm';
+import { CAPS } from '../operations/catalog';
 import { badUserInput } from '../shared/errors';
 import { Company } from './company.entity';
 import type { CompanyPage } from './company.types';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-export const MAX_OFFSET = 1_000_000;
+export const { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE, maxOffset: MAX_OFFSET } = CAPS.companies;
 
 export interface CompanyFilter {
   sector?: string | null;

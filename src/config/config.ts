@@ -1,3 +1,4 @@
+import type { GraphQLLimits } from '../limits/graphql-limits';
 import path from 'node:path';
 
 /** Every setting the service reads from the environment, validated once at start-up. */
@@ -49,7 +50,7 @@ export interface AppConfig {
   /** Shared store of rate-limit counters; in memory when not set. */
   redisUrl: string | null;
   graphqlIntrospection: boolean;
-  graphqlLimits: { maxDepth: number; maxFields: number; maxAliases: number; maxCost: number };
+  graphqlLimits: GraphQLLimits;
   /** User-Agent the SEC requires of automated downloads ("Company name admin@example.com"). */
   secUserAgent: string | null;
 }
@@ -161,6 +162,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxFields: readInt(env, 'GRAPHQL_MAX_FIELDS', 500, 10, 100_000),
       maxAliases: readInt(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10_000),
       maxCost: readInt(env, 'GRAPHQL_MAX_COST', 20_000, 10, 10_000_000),
+      // Parser limits: a document is refused by its size, then by its token count, before it is walked at all.
+      maxDocumentBytes: readInt(env, 'GRAPHQL_MAX_DOCUMENT_BYTES', 65_536, 1024, 10 * 1_048_576),
+      maxTokens: readInt(env, 'GRAPHQL_MAX_TOKENS', 10_000, 100, 1_000_000),
+      maxDirectives: readInt(env, 'GRAPHQL_MAX_DIRECTIVES', 100, 0, 100_000),
     },
   };
 }

@@ -1,36 +1,52 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse';
 import { AppError, statusForCode } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { readJsonBody } from '../http/body';
 import type { RequestGuard } from '../http/guard';
-import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
+import type { GraphQLLimits } from '../limits/graphql-limits';
+import { requireCsrfHeader } from '../auth/authenticator';
 import { createRequestContext, type Services } from './context';
+import { admitOperation, withoutSuggestions } from './operation-admission';
 
 export interface StreamOptions {
   limits: GraphQLLimits;
   maxBodyBytes: number;
   introspection: boolean;
+  /** In production, validation errors do not suggest field names ("Did you mean …?"), as at /graphql. */
+  production: boolean;
 }
 
 /**
  * GraphQL over Server-Sent Events (graphql-sse) at /graphql/stream: the `chat` subscription, streamed. The same
- * rules as /graphql: authenticated and rate limited (as AI), body size capped, document limits, introspection as
- * configured, internal errors masked. graphql-sse's core handler is driven directly so that we read the body (with
- * its cap) instead of letting it buffer whatever is sent.
+ * rules as /graphql: authenticated, the same document checks and rate class (admitOperation), body size capped,
+ * introspection as configured, no field suggestions in production, internal errors masked; and, because a GET here
+ * starts work, a session cookie needs the CSRF header on every operation. graphql-sse's core handler is driven
+ * directly so that we read the body (with its cap) instead of letting it buffer whatever is sent.
  */
 export function createStreamHandler(schema: GraphQLSchema, services: Services, guard: RequestGuard, options: StreamOptions, logger: Logger) {
   const rules = options.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
   const core = createHandler<IncomingMessage, { res: ServerResponse }, Record<string, unknown>>({
     schema,
-    validate: (s, document) => validate(s, document, rules),
-    onSubscribe: (_req, params) => {
+    validate: (s, document) => {
+      const errors = validate(s, document, rules);
+      return options.production ? errors.map((error) => new GraphQLError(withoutSuggestions(error.message), { nodes: error.nodes, source: error.source, positions: error.positions })) : errors;
+    },
+    onSubscribe: async (req, params) => {
+      const { res } = req.context;
       try {
-        checkOperationLimits(schema, parse(params.query as string), params.variables, params.operationName, options.limits);
+        const principal = await guard.principal(req.raw, res);
+        if (principal.via === 'session') requireCsrfHeader(req.raw);
+        const document = await admitOperation(schema, params, options.limits, {
+          charge: (limitClass) => guard.limit(req.raw, res, limitClass),
+          refund: (limitClass) => guard.refund(req.raw, res, limitClass),
+        });
+        if (!document) return; // a syntax error: graphql-sse reports it (its parse is bounded by the size cap)
+        return { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue: await contextOf(req.raw, res, req.headers.get('x-graphql-event-stream-token')) };
       } catch (error) {
-        if (!(error instanceof AppError)) return; // a syntax error: graphql-sse reports it
-        return [JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code } }] }), { status: error.status, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+        if (!(error instanceof AppError)) throw error;
+        return [JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code } }] }), { status: error.status, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers } }];
       }
     },
     onNext: (_ctx, _req, result) => {
@@ -48,21 +64,25 @@ export function createStreamHandler(schema: GraphQLSchema, services: Services, g
         }),
       };
     },
-    context: async (req) => {
-      const controller = new AbortController();
-      const { res } = req.context;
-      // In single-connection mode an operation's own request is answered at once (202) and the events flow on the
-      // reserved stream; graphql-sse ends the operation (and with it the generation) when that stream closes.
-      if (!req.headers.get('x-graphql-event-stream-token')) res.once('close', () => controller.abort(new Error('client disconnected')));
-      return createRequestContext(services, await guard.principal(req.raw, res), controller.signal) as unknown as Record<string, unknown>;
-    },
   });
 
+  const contextOf = async (req: IncomingMessage, res: ServerResponse, streamToken: string | null | undefined) => {
+    const controller = new AbortController();
+    // In single-connection mode an operation's own request is answered at once (202) and the events flow on the
+    // reserved stream; graphql-sse ends the operation (and with it the generation) when that stream closes.
+    if (!streamToken) res.once('close', () => controller.abort(new Error('client disconnected')));
+    return createRequestContext(services, await guard.principal(req, res), controller.signal) as unknown as Record<string, unknown>;
+  };
+
   return {
-    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
       await guard.principal(req, res);
-      await guard.limit(req, res, 'ai');
-      const body = req.method === 'POST' ? JSON.stringify(await readJsonBody(req, options.maxBodyBytes)) : '';
+      const parsedBody = req.method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
+      // An operation is charged by admitOperation (in onSubscribe); anything else (a stream reservation, the event
+      // stream of a reservation, a cancel, a body without a query) is charged as a read here.
+      const query = req.method === 'POST' ? (parsedBody as { query?: unknown } | null)?.query : req.method === 'GET' ? url.searchParams.get('query') : undefined;
+      if (typeof query !== 'string') await guard.limit(req, res, 'reads');
+      const body = parsedBody === undefined ? '' : JSON.stringify(parsedBody);
       const [stream, init] = await core({
         method: req.method ?? 'GET',
         url: req.url ?? '/',
