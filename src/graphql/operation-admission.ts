@@ -113,7 +113,8 @@ export async function admitOperation(schema: GraphQLSchema, request: OperationRe
   try {
     document = parse(source, { maxTokens: limits.maxTokens });
   } catch (error) {
-    if (error instanceof GraphQLError && /more than \d+ tokens/.test(error.message)) {
+    // graphql-js 16 words it "more that N tokens"; the pattern takes either spelling.
+    if (error instanceof GraphQLError && /Document contains more th\w+ \d+ tokens/.test(error.message)) {
       throw new AppError('BAD_USER_INPUT', `The GraphQL document has more than ${limits.maxTokens} tokens`);
     }
     if (!prepaid) await budget.charge('reads');
