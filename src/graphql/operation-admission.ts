@@ -43,7 +43,8 @@ export function limitClassOf(document: DocumentNode, operationName?: string | nu
   });
   const single = specs.filter(({ spec }) => spec.onePerRequest);
   if (single.length > 1) {
-    throw new AppError('BAD_USER_INPUT', `Ask for one AI answer (${single.map(({ field }) => field).join(', ')}) per request; this one asks for ${single.length}`);
+    const names = [...new Set(single.map(({ field }) => field))].join(', ');
+    throw new AppError('BAD_USER_INPUT', `Ask for one AI answer (${names}) per request; this one asks for ${single.length}`);
   }
   return dearestClass(specs.map(({ spec }) => spec.rateClass));
 }
