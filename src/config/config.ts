@@ -1,4 +1,3 @@
-import type { GraphQLLimits } from '../limits/graphql-limits';
 import path from 'node:path';
 
 /** Every setting the service reads from the environment, validated once at start-up. */
@@ -50,7 +49,8 @@ export interface AppConfig {
   /** Shared store of rate-limit counters; in memory when not set. */
   redisUrl: string | null;
   graphqlIntrospection: boolean;
-  graphqlLimits: GraphQLLimits;
+  // The shape of GraphQLLimits (described in src/limits/graphql-limits.ts), spelled out: importing it would close an import circle (limits → catalog → rate limiter → logger → config).
+  graphqlLimits: { maxDepth: number; maxFields: number; maxAliases: number; maxCost: number; maxDocumentBytes: number; maxTokens: number; maxDirectives: number };
   /** User-Agent the SEC requires of automated downloads ("Company name admin@example.com"). */
   secUserAgent: string | null;
 }
