@@ -12,7 +12,8 @@ import { sendJson } from '../src/http/respond';
 import { RequestParams } from './params';
 import { RequestBody } from './body';
 import { readJsonBody } from '../src/http/body';
-import { ROUTES, type RestRoute } from './routes';
+import { ROUTES, routeSpec, type RestRoute } from './routes';
+import { rootFields } from '../src/graphql/operation-admission';
 import { buildOpenApi } from './openapi';
 import type { Principal } from '../src/auth/roles';
 import type { RequestGuard } from '../src/http/guard';
@@ -39,6 +40,11 @@ function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
     const errors = validate(schema, document);
     if (errors.length > 0) {
       throw new Error(`REST operation ${route.operation} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
+    }
+    // The route's role and budget are those of its root field: the stored operation must run that field alone.
+    const fields = rootFields(document);
+    if (fields.length !== 1 || fields[0] !== route.doc.dataPath[0]) {
+      throw new Error(`REST operation ${route.operation} must select exactly its root field ${route.doc.dataPath[0]}, selects ${fields.join(', ')}`);
     }
     return { route, segments: route.path.split('/').filter(Boolean), document };
   });
@@ -174,9 +180,11 @@ export function createRestFacade(
         .map((compiled) => ({ compiled, params: matchPath(compiled.segments, pathSegments) }))
         .filter((match) => match.params !== null);
       if (matches.length === 0) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
-      const match = matches.find(({ compiled }) => compiled.route.method === req.method);
+      // HEAD is GET without the body (Node's response leaves the body out for a HEAD request by itself).
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      const match = matches.find(({ compiled }) => compiled.route.method === method);
       if (!match) {
-        const allow = [...new Set(matches.map(({ compiled }) => compiled.route.method))].join(', ');
+        const allow = [...new Set(matches.flatMap(({ compiled }) => (compiled.route.method === 'GET' ? ['GET', 'HEAD'] : [compiled.route.method])))].join(', ');
         throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${url.pathname}; use ${allow}`, undefined, {
           allow,
         });
@@ -189,7 +197,7 @@ export function createRestFacade(
       } catch {
         throw new AppError('BAD_REQUEST', 'Malformed percent-encoding in the query string');
       }
-      await guard.limit(req, res, route.limitClass ?? 'reads');
+      await guard.limit(req, res, routeSpec(route).rateClass);
       const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
       const body = route.method === 'POST'
         ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])

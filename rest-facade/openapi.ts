@@ -4,7 +4,7 @@ import {
   type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
 } from 'graphql';
 import { snakeCase } from '../src/shared/case';
-import type { RestRoute } from './routes';
+import { routeSpec, type RestRoute } from './routes';
 
 /**
  * The OpenAPI 3.1 document of /v1 (GET /v1/openapi.json). Response schemas are derived from the stored GraphQL
@@ -129,8 +129,10 @@ const ERRORS: Record<string, string> = {
   404: 'Unknown company, period, conversation or route (NOT_FOUND)',
   405: 'Method not allowed (METHOD_NOT_ALLOWED), with an Allow header',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
+  414: 'URL longer than 8,192 characters (URI_TOO_LONG)',
   415: 'Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE)',
   429: 'Rate limit exceeded (RATE_LIMITED), with Retry-After',
+  431: 'Request headers too large (BAD_REQUEST); the connection is closed',
   500: 'A bug (INTERNAL_SERVER_ERROR): the message carries a request id, the log the detail',
   502: 'The AI or embedding provider failed (UPSTREAM_ERROR)',
   503: 'Database unavailable, or all AI slots busy (SERVICE_UNAVAILABLE)',
@@ -170,27 +172,35 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
         'x-events': events,
       };
     }
-    const role = route.doc.role;
+    const { role, rateClass } = routeSpec(route);
     const open = role === 'viewer' && publicReads;
-    const failures = [400, ...(open ? [] : [401, 403]), 404, 405, 429, 500, 503];
+    // Every status a route can answer: a bad key is a 401 even where no key is needed; 414 and 431 come from the
+    // HTTP layer (URL and headers too long), 503 when the database is away, 429 on every route.
+    const failures = [400, 401, 404, 405, 414, 429, 431, 500, 503];
+    // 403: a role too low, or a cookie-authenticated POST without the CSRF header.
+    if (!open || route.method === 'POST') failures.push(403);
     if (route.method === 'POST') failures.push(413, 415);
-    if (route.limitClass === 'ai') failures.push(502, 504);
-    if (route.limitClass === 'search') failures.push(502, 504);
+    if (rateClass !== 'reads') failures.push(502, 504);
+    const responses = {
+      [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
+      ...(route.doc.status === 201 ? { 200: { description: 'Already stored: the existing document', content } } : {}),
+      ...errorRefs(failures.sort()),
+    };
+    const operation = {
+      operationId: route.operation,
+      summary: route.doc.summary,
+      description: `Needs the ${role} role${open ? ' (open to anonymous callers while PUBLIC_READS is on)' : ''}; rate class ${rateClass}. GraphQL operation: ${route.operation}.`,
+      security: open ? [{}, { apiKey: [] }, { bearer: [] }, { session: [] }] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+      parameters,
+      ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } } : {}),
+    };
     paths[path] = {
       ...paths[path],
-      [route.method.toLowerCase()]: {
-        operationId: route.operation,
-        summary: route.doc.summary,
-        description: `Needs the ${role} role${open ? ' (open to anonymous callers while PUBLIC_READS is on)' : ''}; rate class ${route.limitClass ?? 'reads'}. GraphQL operation: ${route.operation}.`,
-        security: open ? [{}, { apiKey: [] }, { bearer: [] }, { session: [] }] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
-        parameters,
-        ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } } : {}),
-        responses: {
-          [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
-          ...(route.doc.status === 201 ? { 200: { description: 'Already stored: the existing document', content } } : {}),
-          ...errorRefs(failures.sort()),
-        },
-      },
+      [route.method.toLowerCase()]: { ...operation, responses },
+      // HEAD answers as GET does, headers and status, without a body.
+      ...(route.method === 'GET'
+        ? { head: { ...operation, operationId: `${route.operation}Head`, responses: Object.fromEntries(Object.entries(responses).map(([status]) => [status, { description: `As GET, without a body` }])) } }
+        : {}),
     };
   }
   return {

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { CAPS } from '../operations/catalog';
 import type { Logger } from '../shared/logger';
 import { AppError, badUserInput, toAppError } from '../shared/errors';
 import type { StatementLoaders } from '../statements/statement.loaders';
@@ -13,9 +14,7 @@ import { findCompanyIdsNamedIn } from '../companies/company.repository';
 import { findConversation, findConversationMessages, insertConversation, insertConversationMessages, updateConversation } from './conversation.repository';
 
 /** Input caps: what a request may send to the writer. */
-export const MAX_CHAT_MESSAGES = 40;
-export const MAX_MESSAGE_CHARS = 4_000;
-export const MAX_CONVERSATION_CHARS = 20_000;
+export const { maxMessages: MAX_CHAT_MESSAGES, maxMessageChars: MAX_MESSAGE_CHARS, maxConversationChars: MAX_CONVERSATION_CHARS } = CAPS.chat;
 const PASSAGES_PER_ANALYSIS = 4;
 
 /** Search queries that find the passages each summary type needs. */
@@ -125,7 +124,7 @@ export class AiService {
   }
 
   async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal): Promise<Comparison> {
-    const companyIds = validCompanyIds(input.companyIds ?? [], 2, 5, 'company_ids');
+    const companyIds = validCompanyIds(input.companyIds ?? [], CAPS.compare.minCompanies, CAPS.compare.maxCompanies, 'company_ids');
     const metrics = (input.metrics ?? DEFAULT_COMPARE_METRICS).map(camelCase);
     const unknown = metrics.filter((metric) => !COMPARE_METRICS.includes(metric));
     if (unknown.length > 0) throw badUserInput(`Unknown metric ${unknown.map((m) => `"${m}"`).join(', ')}; use any of ${COMPARE_METRICS.join(', ')}`, { accepted: COMPARE_METRICS });
@@ -165,7 +164,7 @@ export class AiService {
         throw badUserInput(`the conversation is longer than ${MAX_CONVERSATION_CHARS} characters; start a new one`);
       }
       const companyIds = input.companyIds?.length
-        ? validCompanyIds(input.companyIds, 1, 5, 'company_ids')
+        ? validCompanyIds(input.companyIds, 1, CAPS.chat.maxCompanies, 'company_ids')
         : conversation.companyIds.length ? conversation.companyIds : await this.companiesNamedIn(turns[turns.length - 1].content);
       sheet = await this.chatFacts(loaders, companyIds, turns[turns.length - 1].content);
       conversation.companyIds = sheet.companies.map((c) => c.company.id);

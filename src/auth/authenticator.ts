@@ -37,6 +37,18 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /** Works out who is calling from the request's credentials; throws 401 for any credential that is present but bad. */
+/**
+ * The double-submit check of a cookie-authenticated request: the CSRF header equals the CSRF cookie. Writes need it
+ * always; /graphql/stream also needs it on GET, where a subscription starts work (an AI answer) like a write.
+ */
+export function requireCsrfHeader(req: IncomingMessage): void {
+  const header = req.headers[CSRF_HEADER];
+  const cookie = parseCookies(req.headers.cookie).get(CSRF_COOKIE);
+  if (typeof header !== 'string' || !cookie || !sameSecret(header, cookie)) {
+    throw new AppError('FORBIDDEN', `A write with a session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
+  }
+}
+
 export class Authenticator {
   private readonly cache = new Map<string, { key: { id: number; role: Role } | null; at: number }>();
   private readonly lastUsed = new Map<number, number>();
@@ -66,13 +78,7 @@ export class Authenticator {
       const principal = await this.fromToken(session, 'session').catch(() => ANONYMOUS);
       if (principal.role === null) return ANONYMOUS;
       // A cookie is sent by the browser on its own: a write must also prove it comes from our page (double submit).
-      if (!SAFE_METHODS.has(req.method ?? 'GET')) {
-        const header = req.headers[CSRF_HEADER];
-        const cookie = parseCookies(req.headers.cookie).get(CSRF_COOKIE);
-        if (typeof header !== 'string' || !cookie || !sameSecret(header, cookie)) {
-          throw new AppError('FORBIDDEN', `A write with a session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
-        }
-      }
+      if (!SAFE_METHODS.has(req.method ?? 'GET')) requireCsrfHeader(req);
       return principal;
     }
     return ANONYMOUS;

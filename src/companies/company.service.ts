@@ -1,12 +1,11 @@
 import type { DataSource } from 'typeorm';
+import { CAPS } from '../operations/catalog';
 import { badUserInput } from '../shared/errors';
 import type { Company } from './company.entity';
 import { findCompanyById, findCompanyByTicker, findCompanyPage, findSectors } from './company.repository';
 import type { CompanyPage } from './company.types';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-export const MAX_OFFSET = 1_000_000;
+export const { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE, maxOffset: MAX_OFFSET } = CAPS.companies;
 
 export interface CompanyFilter {
   sector?: string | null;

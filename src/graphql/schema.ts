@@ -8,6 +8,7 @@ import { SearchResolver } from '../search/search.resolver';
 import { AiResolver } from '../ai/ai.resolver';
 import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance.resolver';
 import { authChecker } from '../auth/access';
+import { checkCatalogCoversSchema } from '../operations/catalog-schema';
 
 export const STREAM_ENDPOINT = '/graphql/stream';
 
@@ -28,14 +29,17 @@ const NO_TOPICS: PubSub = {
  * type-graphql keeps its metadata globally and a second build of it is not identical (argument order flips).
  */
 export function buildAppSchema(): GraphQLSchema {
-  return (built ??= buildSchemaSync({
+  if (built) return built;
+  const schema = buildSchemaSync({
     resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, AiResolver,
       IncomeStatementProvenanceResolver, BalanceSheetProvenanceResolver, CashFlowProvenanceResolver],
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
     validate: false,
     pubSub: NO_TOPICS,
     authChecker,
-  }));
+  });
+  checkCatalogCoversSchema(schema);
+  return (built = schema);
 }
 
 export function printAppSchema(schema: GraphQLSchema = buildAppSchema()): string {
