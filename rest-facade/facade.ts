@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { AppError, statusForCode, userErrorFromDatabase, type ErrorCode } from '../src/shared/errors';
+import { databaseUnavailable } from '../src/db/database-unavailable';
 import { snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
@@ -76,6 +77,8 @@ function toAppError(errors: readonly GraphQLError[], logger: Logger): AppError {
   }
   // An error without a path came before any resolver ran: graphql-js rejected the variables, the input is at fault.
   if (first.path === undefined) return new AppError('BAD_USER_INPUT', first.message);
+  const unavailable = databaseUnavailable(first.originalError);
+  if (unavailable) return unavailable;
   const fromDatabase = userErrorFromDatabase(first.originalError);
   if (fromDatabase) return fromDatabase;
   logger.error('rest operation failed', { error: first.originalError?.stack ?? first.message, path: first.path });

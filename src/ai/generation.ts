@@ -12,8 +12,8 @@ export interface GenerationLimits {
 }
 
 function outcomeOf(error: unknown): 'upstream_error' | 'timeout' | 'cancelled' | 'busy' {
-  if (error instanceof ClientGone) return 'cancelled';
   const code = (error as AppError)?.code;
+  if (error instanceof ClientGone || code === 'SHUTTING_DOWN') return 'cancelled';
   return code === 'UPSTREAM_TIMEOUT' ? 'timeout' : code === 'SERVICE_UNAVAILABLE' ? 'busy' : 'upstream_error';
 }
 
@@ -118,7 +118,8 @@ async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLi
         }
       } catch (error) {
         void iterator.return?.()?.catch(() => undefined);
-        if (caller.aborted) throw new ClientGone();
+        // The service stopping says so (SHUTTING_DOWN); a client that went away needs no answer.
+        if (caller.aborted) throw caller.reason instanceof AppError ? caller.reason : new ClientGone();
         if (deadline.aborted) throw new AppError('UPSTREAM_TIMEOUT', `The language model did not finish within ${limits.timeoutMs} ms`);
         if (produced || attempt >= MAX_RETRIES) throw upstreamError(error);
         await abortable(new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt)), signal).catch(() => undefined);

@@ -13,6 +13,8 @@ import type { RequestGuard } from '../http/guard';
 import type { LimitClass } from '../limits/rate-limiter';
 import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
 import { sendGraphiQLPage, wantsGraphiQL } from './graphiql';
+import { databaseUnavailable } from '../db/database-unavailable';
+import { unavailableStatusPlugin } from './unavailable-status-plugin';
 
 export interface GraphQLOptions {
   maxBodyBytes: number;
@@ -108,12 +110,14 @@ export async function createGraphQLHandler(
     includeStacktraceInErrorResponses: false,
     // The service owns its shutdown sequence (HTTP first, then Apollo, then the database).
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), unavailableStatusPlugin()],
     formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
       const code = formatted.extensions?.code;
       if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR' && (statusForCode(code) || APOLLO_CODES.has(code))) {
         return formatted;
       }
+      const unavailable = databaseUnavailable(error instanceof Error && 'originalError' in error ? error.originalError : error);
+      if (unavailable) return { message: unavailable.message, path: formatted.path, extensions: { code: unavailable.code } };
       // Anything else is a bug: log the detail, tell the caller nothing internal.
       logger.error('graphql resolver failed', { error: error instanceof Error ? error.stack : String(error), path: formatted.path });
       return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };

@@ -7,6 +7,7 @@ import { readJsonBody } from '../http/body';
 import type { RequestGuard } from '../http/guard';
 import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
 import { createRequestContext, type Services } from './context';
+import { databaseUnavailable } from '../db/database-unavailable';
 
 export interface StreamOptions {
   limits: GraphQLLimits;
@@ -41,6 +42,8 @@ export function createStreamHandler(schema: GraphQLSchema, services: Services, g
         errors: result.errors.map((error) => {
           const code = error.extensions?.code;
           if (typeof code === 'string' && statusForCode(code) && code !== 'INTERNAL_SERVER_ERROR') return error;
+          const unavailable = databaseUnavailable(error.originalError);
+          if (unavailable) return { message: unavailable.message, path: error.path, locations: error.locations, extensions: { code: unavailable.code } } as never;
           // No original error: graphql-js refused the document or its variables, the caller's mistake to read.
           if (!error.originalError) return { message: error.message, locations: error.locations, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } } as never;
           logger.error('graphql-sse operation failed', { error: error.originalError?.stack ?? error.message, path: error.path });
