@@ -7,6 +7,7 @@ import type { SearchBackend } from '../search/ingestion.service';
 import { DEFAULT_COMPARE_METRICS } from './analyst';
 import type { ChatEvent, ChatInput, Citation, CompareInput, Comparison, ComparisonRow, SummarizeInput, Summary } from './ai.types';
 import { ClientGone, generate, generateText, Slots, type GenerationLimits } from './generation';
+import { databaseUnavailable } from '../db/database-unavailable';
 import { checkGrounding } from './grounding';
 import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type DocumentPassage, type FactSheet } from './facts';
 import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type Writer } from './writer';
@@ -188,6 +189,8 @@ export class AiService {
     if (error instanceof AppError) return { type: 'ERROR', error: { code: error.code, message: error.message } };
     const code = (error as GraphQLError)?.extensions?.code;
     if (error instanceof GraphQLError && typeof code === 'string' && statusForCode(code)) return { type: 'ERROR', error: { code, message: error.message } };
+    const unavailable = databaseUnavailable(error);
+    if (unavailable) return { type: 'ERROR', error: { code: unavailable.code, message: unavailable.message } };
     this.logger.error('chat failed', { error: (error as Error)?.stack ?? String(error) });
     return { type: 'ERROR', error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' } };
   }

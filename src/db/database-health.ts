@@ -42,11 +42,16 @@ export class DatabaseHealth {
   }
 
   /** A connection failed somewhere: probe once (at most one probe at a time); down if the probe fails too. */
-  check(): Promise<void> {
-    if (this.closed || this.current === 'restarting' || this.current === 'failed') return Promise.resolve();
-    return (this.probing ??= this.probe()
-      .then(() => this.change('up'))
+  async check(): Promise<void> {
+    if (this.closed || this.current === 'restarting' || this.current === 'failed') return;
+    // A restart may have begun while the probe ran: the supervisor owns the state then.
+    const probed = () => this.current === 'up' || this.current === 'down';
+    await (this.probing ??= this.probe()
+      .then(() => {
+        if (probed()) this.change('up');
+      })
       .catch((error: unknown) => {
+        if (!probed()) return;
         this.change('down', { reason: reasonOf(error) });
         this.scheduleProbe();
       })
