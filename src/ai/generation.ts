@@ -1,5 +1,6 @@
 import { AppError } from '../shared/errors';
 import type { Writer, WritingTask } from './writer';
+import { withShutdown } from '../shared/request-context';
 
 /** Limits of every call to a writer (see AI_TIMEOUT_MS, AI_MAX_CONCURRENCY). */
 export interface GenerationLimits {
@@ -91,7 +92,8 @@ export class ClientGone extends Error {
  */
 export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string> {
   try {
-    yield* attempts(writer, task, limits, slots, caller);
+    // A generation also ends at the service's shutdown deadline, and then says so (SHUTTING_DOWN).
+    yield* attempts(writer, task, limits, slots, withShutdown(caller));
     limits.onOutcome?.('ok');
   } catch (error) {
     limits.onOutcome?.(outcomeOf(error));

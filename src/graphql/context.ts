@@ -1,5 +1,4 @@
 import type { DataSource } from 'typeorm';
-import { withShutdown } from '../shared/request-context';
 import { createStatementLoaders, type StatementLoaders } from '../statements/statement.loaders';
 import type { SearchBackend } from '../search/ingestion.service';
 import type { AiService } from '../ai/ai.service';
@@ -28,5 +27,5 @@ export function createRequestContext(
   principal: Principal = ANONYMOUS,
   signal: AbortSignal = new AbortController().signal,
 ): RequestContext {
-  return { ...services, loaders: createStatementLoaders(services.dataSource), signal: withShutdown(signal), principal };
+  return { ...services, loaders: createStatementLoaders(services.dataSource), signal, principal };
 }
