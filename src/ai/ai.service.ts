@@ -9,6 +9,9 @@ import type { ChatEvent, ChatInput, Citation, CompareInput, Comparison, Comparis
 import { ClientGone, generate, generateText, Slots, type GenerationLimits } from './generation';
 import { checkGrounding } from './grounding';
 import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type DocumentPassage, type FactSheet } from './facts';
+import { askedFacts } from './question/asked-facts';
+import { companyDirectory, passageFilter, passageQuery } from './question/question-context';
+import { parseConversation, type ParsedQuestion } from './question/question';
 import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type Writer } from './writer';
 
 /** Input caps: what a request may send to the writer. */
@@ -145,21 +148,27 @@ export class AiService {
    * its grounding (or ERROR). The conversation is stored when the answer is complete. Aborting `signal` (the client
    * went away) cancels the writer and the provider request.
    */
-  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal): AsyncGenerator<ChatEvent> {
+  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal, ownerKeyId: number | null = null): AsyncGenerator<ChatEvent> {
     let turns: ChatTurn[];
     let sheet: FactSheet;
-    let conversation: { id: string | null; history: ChatTurn[]; companyIds: number[] };
+    let conversation: { id: string | null; history: ChatTurn[]; companyIds: number[]; ownerKeyId: number | null };
     try {
       turns = validTurns(input.messages);
-      conversation = await this.loadConversation(input.conversationId ?? null);
+      conversation = await this.loadConversation(input.conversationId ?? null, ownerKeyId);
       const history = [...conversation.history, ...turns];
       if (history.reduce((sum, turn) => sum + turn.content.length, 0) > MAX_CONVERSATION_CHARS) {
         throw badUserInput(`the conversation is longer than ${MAX_CONVERSATION_CHARS} characters; start a new one`);
       }
-      const companyIds = input.companyIds?.length
-        ? validCompanyIds(input.companyIds, 1, 5, 'company_ids')
-        : conversation.companyIds.length ? conversation.companyIds : await this.companiesNamedIn(turns[turns.length - 1].content);
-      sheet = await this.chatFacts(loaders, companyIds, turns[turns.length - 1].content);
+      const directory = await companyDirectory(this.dataSource);
+      const userTurns = history.filter((turn) => turn.role === 'user').map((turn) => turn.content);
+      let reading = parseConversation(userTurns, directory) as ParsedQuestion;
+      const refs = (ids: number[]) => ids.map((id) => directory.find((c) => c.id === id) ?? { id, ticker: '', name: '' });
+      if (input.companyIds?.length) {
+        reading = { ...reading, companies: refs(validCompanyIds(input.companyIds, 1, 5, 'company_ids')), unknownCompany: null };
+      } else if (reading.companies.length === 0 && conversation.companyIds.length > 0 && !reading.unknownCompany) {
+        reading = { ...reading, companies: refs(conversation.companyIds) };
+      }
+      sheet = await this.chatFacts(loaders, reading);
       conversation.companyIds = sheet.companies.map((c) => c.company.id);
       turns = history;
     } catch (error) {
@@ -192,54 +201,50 @@ export class AiService {
     return { type: 'ERROR', error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' } };
   }
 
-  /** The facts of the chat's companies for the period the question names (or the newest), and matching passages. */
-  private async chatFacts(loaders: StatementLoaders, companyIds: number[], question: string): Promise<FactSheet> {
-    const named = /\b(Q[1-4]-\d{4}|FY\d{4})\b/i.exec(question)?.[1] ?? (/\b(annual|year|fiscal)\b/i.test(question) ? 'latest-fy' : 'latest');
+  /**
+   * The facts a chat question asks for: each named company's statements for the period it names (or its newest),
+   * the exact values asked (company × period × metric, nothing substituted), and passages of those companies' documents,
+   * of the period and document type the question names.
+   */
+  private async chatFacts(loaders: StatementLoaders, reading: ParsedQuestion): Promise<FactSheet> {
+    const companyIds = reading.companies.map((c) => c.id);
+    const single = reading.period?.kind === 'exact' && reading.period.periods.length === 1 ? reading.period.periods[0] : null;
+    const named = single?.label ?? (reading.period?.kind === 'latest' && reading.period.type === 'QUARTER' ? 'latest' : 'latest-fy');
     const companies: CompanyFacts[] = [];
     for (const id of companyIds) {
       try {
         companies.push(await companyFacts(this.dataSource, loaders, id, named));
       } catch (error) {
-        // A named period the company lacks: fall back to its newest figures rather than failing the chat.
+        // The period is not stored: the answer says so first (from `asked`); these are the newest figures, labelled as such.
         if (!(error instanceof AppError && error.code === 'NOT_FOUND' && named !== 'latest')) throw error;
         companies.push(await companyFacts(this.dataSource, loaders, id, 'latest'));
       }
     }
-    const passages = await relevantPassages(this.search, question.slice(0, 1000), companyIds.length ? companyIds : null, PASSAGES_PER_ANALYSIS);
-    return { companies, passages };
+    const asked = await askedFacts(loaders, companies.map((c) => c.company), reading);
+    const passages = await relevantPassages(this.search, passageQuery(reading), companyIds.length ? companyIds : null, PASSAGES_PER_ANALYSIS, passageFilter(reading));
+    return { companies, passages, asked };
   }
 
-  /** Companies a question names by ticker or by name (at most five). */
-  private async companiesNamedIn(question: string): Promise<number[]> {
-    // Tickers are written in capitals; names by their first word (if distinctive enough, five letters or more).
-    const capitals = question.match(/\b[A-Z][A-Z0-9.]{0,9}\b/g) ?? [];
-    const rows: Array<{ id: number }> = await this.dataSource.query(
-      `SELECT id FROM companies
-        WHERE upper(ticker) = ANY($1::text[])
-           OR (length(split_part(name, ' ', 1)) >= 5 AND strpos(lower($2), lower(split_part(name, ' ', 1))) > 0)
-        ORDER BY id LIMIT 5`,
-      [capitals, question],
-    );
-    return rows.map((row) => row.id);
-  }
-
-  private async loadConversation(id: string | null): Promise<{ id: string | null; history: ChatTurn[]; companyIds: number[] }> {
-    if (id === null) return { id: null, history: [], companyIds: [] };
+  /** A stored conversation of the caller's key; another key's conversation is as unknown as a missing one (404). */
+  private async loadConversation(id: string | null, ownerKeyId: number | null): Promise<{ id: string | null; history: ChatTurn[]; companyIds: number[]; ownerKeyId: number | null }> {
+    if (id === null) return { id: null, history: [], companyIds: [], ownerKeyId };
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badUserInput('conversation_id must be a UUID');
-    const [conversation]: Array<{ company_ids: number[] }> = await this.dataSource.query('SELECT company_ids FROM conversations WHERE id = $1', [id]);
+    const [conversation]: Array<{ company_ids: number[] }> = await this.dataSource.query(
+      'SELECT company_ids FROM conversations WHERE id = $1 AND owner_key_id IS NOT DISTINCT FROM $2', [id, ownerKeyId],
+    );
     if (!conversation) throw new AppError('NOT_FOUND', `No conversation ${id}`);
     const history: ChatTurn[] = await this.dataSource.query('SELECT role, content FROM conversation_messages WHERE conversation_id = $1 ORDER BY id', [id]);
-    return { id, history, companyIds: conversation.company_ids };
+    return { id, history, companyIds: conversation.company_ids, ownerKeyId };
   }
 
   /** Stores the new turns and the answer together; returns the conversation id. */
-  private async saveConversation(conversation: { id: string | null; companyIds: number[] }, turns: ChatTurn[], answer: string): Promise<string> {
+  private async saveConversation(conversation: { id: string | null; companyIds: number[]; ownerKeyId: number | null }, turns: ChatTurn[], answer: string): Promise<string> {
     return this.dataSource.transaction(async (manager) => {
       let id = conversation.id;
       if (id) {
         await manager.query('UPDATE conversations SET updated_at = now(), company_ids = $2 WHERE id = $1', [id, conversation.companyIds]);
       } else {
-        [{ id }] = await manager.query('INSERT INTO conversations (company_ids) VALUES ($1) RETURNING id', [conversation.companyIds]);
+        [{ id }] = await manager.query('INSERT INTO conversations (company_ids, owner_key_id) VALUES ($1, $2) RETURNING id', [conversation.companyIds, conversation.ownerKeyId]);
       }
       const messages = [...turns, { role: 'assistant', content: answer }];
       await manager.query(

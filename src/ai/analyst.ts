@@ -1,3 +1,4 @@
+import { answerQuestion } from './question/answer-text';
 import type { CompanyFacts, DocumentPassage, FactSheet, StatementFact } from './facts';
 import { splitSentences } from '../search/chunker';
 import { formatFact, type ChatTurn, type SummaryType, type Writer, type WritingTask } from './writer';
@@ -262,6 +263,8 @@ const QUESTION_TOPICS: Array<[RegExp, Topic]> = [
 
 function answer(sheet: FactSheet, messages: ChatTurn[]): string {
   const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const asked = sheet.asked ? answerQuestion(sheet.asked, sheet.passages) : null;
+  if (asked) return asked;
   const topics = QUESTION_TOPICS.filter(([pattern]) => pattern.test(question)).map(([, topic]) => topic);
   if (sheet.companies.length === 0) {
     const quotes = sheet.passages.slice(0, 2).map((p) => `${p.ticker}\u2019s ${p.title} says: \u201c${splitSentences(p.content.replace(/\s+/g, ' '))[0] ?? ''}\u201d`);

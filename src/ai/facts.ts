@@ -8,6 +8,7 @@ import { loadRatios, resolvePeriod } from '../statements/statement.service';
 import type { SearchBackend } from '../search/ingestion.service';
 import { search } from '../search/search.service';
 import type { FactUnit, GroundingFact } from './grounding';
+import { askedFactList, type AskedFacts } from './question/asked-facts';
 
 /**
  * Facts first: everything an analysis may say, gathered from the database before a word is written. A writer
@@ -51,6 +52,8 @@ export interface CompanyFacts {
 export interface FactSheet {
   companies: CompanyFacts[];
   passages: DocumentPassage[];
+  /** Chat: the facts the question asked for (each asked company, period and metric), when it named them. */
+  asked?: AskedFacts | null;
 }
 
 interface FieldSpec {
@@ -97,7 +100,7 @@ const MARGIN_FIELDS = ['grossMargin', 'operatingMargin', 'netMargin'];
 
 /** Every fact of a sheet, current and prior, in a stable order (indexes are used for citations). */
 export function allFacts(sheet: FactSheet): StatementFact[] {
-  return sheet.companies.flatMap((company) => [...company.current.values(), ...company.prior.values()]);
+  return [...sheet.companies.flatMap((company) => [...company.current.values(), ...company.prior.values()]), ...askedFactList(sheet.asked)];
 }
 
 type Row = Record<string, unknown> | null;
@@ -168,9 +171,13 @@ export async function companyFacts(dataSource: DataSource, loaders: StatementLoa
 }
 
 /** The passages of the companies' documents that best match a query (hybrid search), at most `limit`. */
-export async function relevantPassages(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<DocumentPassage[]> {
-  const hits = await search(backend, { query, companyIds, topK: limit, mode: 'HYBRID' });
-  return hits.map(({ chunkId, documentId, companyId, ticker, title, docType, period, content }) => ({
+export async function relevantPassages(
+  backend: SearchBackend, query: string, companyIds: number[] | null, limit: number, keep?: (passage: DocumentPassage) => boolean,
+): Promise<DocumentPassage[]> {
+  // Filters the search does not offer (period, document type) are applied here, over a wider set of hits.
+  const filtered = keep !== undefined && limit < 50;
+  const hits = await search(backend, { query, companyIds, topK: filtered ? Math.min(50, limit * 8) : limit, mode: 'HYBRID' });
+  return hits.filter((hit) => !keep || keep(hit as DocumentPassage)).slice(0, limit).map(({ chunkId, documentId, companyId, ticker, title, docType, period, content }) => ({
     chunkId, documentId, companyId, ticker, title, docType, period, content,
   }));
 }
