@@ -121,15 +121,21 @@ export function score(question: Question, answer: string): Verdict {
 // ---------------------------------------------------------------------------------------------------------------
 // Running
 
-async function chat(baseUrl: string, key: string, content: string, conversationId: string | null): Promise<{ answer: string; conversationId: string | null }> {
+interface Flagged {
+  text: string;
+  verdict: string;
+}
+
+async function chat(baseUrl: string, key: string, content: string, conversationId: string | null): Promise<{ answer: string; conversationId: string | null; flagged: Flagged[] }> {
   const response = await fetch(`${baseUrl}/v1/ai/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify({ messages: [{ role: 'user', content }], stream: false, ...(conversationId ? { conversation_id: conversationId } : {}) }),
   });
-  const body = (await response.json()) as { data?: { answer: string; conversation_id: string }; error?: { code: string; message: string } };
-  if (!body.data) return { answer: `[${response.status} ${body.error?.code}: ${body.error?.message}]`, conversationId: null };
-  return { answer: body.data.answer, conversationId: body.data.conversation_id };
+  const body = (await response.json()) as { data?: { answer: string; conversation_id: string; claims?: Flagged[] }; error?: { code: string; message: string } };
+  if (!body.data) return { answer: `[${response.status} ${body.error?.code}: ${body.error?.message}]`, conversationId: null, flagged: [] };
+  const flagged = (body.data.claims ?? []).filter((claim) => claim.verdict !== 'SUPPORTED');
+  return { answer: body.data.answer, conversationId: body.data.conversation_id, flagged };
 }
 
 async function main(): Promise<void> {
@@ -166,13 +172,17 @@ async function main(): Promise<void> {
     const byKind: Record<string, Tally> = {};
     const totals = { answerable: { questions: 0, right: 0, otherPeriod: 0 }, missing: { questions: 0, right: 0, otherPeriod: 0 } };
     const results: Array<{ id: string; kind: string; right: boolean; otherPeriod: boolean; why: string; answer: string }> = [];
+    let flaggedClaims = 0;
     for (const question of questions) {
       let conversationId: string | null = null;
       let answer = '';
+      let flagged: Flagged[] = [];
       for (const message of question.messages.filter((m) => m.role === 'user')) {
-        ({ answer, conversationId } = await chat(app.url, key, message.content, conversationId));
+        ({ answer, conversationId, flagged } = await chat(app.url, key, message.content, conversationId));
       }
       const verdict = score(question, answer);
+      flaggedClaims += flagged.length;
+      if (flagged.length > 0) log(`FLAGGED ${question.id}: ${flagged.map((c) => `${c.text} ${c.verdict}`).join(', ')}`);
       for (const tally of [(byKind[question.kind] ??= { questions: 0, right: 0, otherPeriod: 0 }), question.answerable ? totals.answerable : totals.missing]) {
         tally.questions += 1;
         if (verdict.right) tally.right += 1;
@@ -194,6 +204,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\nanswerable: ${answerable.right}/${answerable.questions} right (${percent(answerable)})\n`);
     process.stdout.write(`missing:    ${missing.right}/${missing.questions} said missing (${percent(missing)})\n`);
     process.stdout.write(`another period given as if asked: ${answerable.otherPeriod + missing.otherPeriod}\n`);
+    process.stdout.write(`claims flagged by the grounding check: ${flaggedClaims}\n`);
   } finally {
     for (const failure of await teardown.runAll()) process.stderr.write(`teardown: ${failure}\n`);
   }

@@ -11,7 +11,10 @@ const chatAs = (as: 'analyst' | 'admin', content: string, conversationId?: strin
 const ask = async (content: string, conversationId?: string) => {
   const response = await chatAs('analyst', content, conversationId);
   expect(response.status, JSON.stringify(response.body)).to.equal(200);
-  return response.body.data as { answer: string; conversation_id: string; grounding: { numbers_unsupported: number }; citations: any[] };
+  return response.body.data as {
+    answer: string; conversation_id: string; citations: any[]; claims: Array<{ verdict: string; ticker: string; period: string; metric: string }>;
+    grounding: { numbers_unsupported: number; claims_checked: number; claims_flagged: number };
+  };
 };
 
 async function companyByTicker(ticker: string): Promise<{ id: number; name: string }> {
@@ -34,9 +37,14 @@ describe('the analyst answers the question that was asked', function () {
 
   it('answers a value for the company (by its name, any case), period and metric asked, naming the period', async () => {
     const year = fy.period.slice(2);
-    const { answer, grounding } = await ask(`what were ${company.name.toLowerCase()} net sales in the ${year} fiscal year?`);
+    const { answer, grounding, claims } = await ask(`what were ${company.name.toLowerCase()} net sales in the ${year} fiscal year?`);
     expect(answer).to.include(fy.period).and.include(formatMoney(fy.revenue));
     expect(grounding.numbers_unsupported).to.equal(0);
+    // Each figure is bound to the company, period and metric its sentence gives it, and checked.
+    expect(claims.length).to.be.above(0);
+    expect(claims.every((c) => c.verdict === 'SUPPORTED' && c.ticker === 'VLTM' && c.period === fy.period && c.metric === 'revenue')).to.equal(true);
+    expect(grounding.claims_checked).to.equal(claims.length);
+    expect(grounding.claims_flagged).to.equal(0);
   });
 
   it('answers a change with both years and the growth, with its direction', async () => {

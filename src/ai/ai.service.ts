@@ -7,7 +7,9 @@ import type { SearchBackend } from '../search/ingestion.service';
 import { DEFAULT_COMPARE_METRICS } from './analyst';
 import type { ChatEvent, ChatInput, Citation, CompareInput, Comparison, ComparisonRow, SummarizeInput, Summary } from './ai.types';
 import { ClientGone, generate, generateText, Slots, type GenerationLimits } from './generation';
-import { checkGrounding } from './grounding';
+import { checkClaims, checkGrounding, type ClaimReader } from './grounding';
+import { findCompanies } from './question/companies';
+import { findMetrics } from './question/metrics';
 import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type DocumentPassage, type FactSheet } from './facts';
 import { askedFacts } from './question/asked-facts';
 import { companyDirectory, passageFilter, passageQuery } from './question/question-context';
@@ -40,11 +42,19 @@ export const COMPARE_METRICS = [
 
 const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
-function citations(sheet: FactSheet, text: string, passages: DocumentPassage[]): { citations: Citation[]; grounding: Summary['grounding'] } {
+function citations(sheet: FactSheet, text: string, passages: DocumentPassage[]): { citations: Citation[]; grounding: Summary['grounding']; claims: Summary['claims'] } {
   const facts = allFacts(sheet);
   // Tickers can be all digits ("2330"): they name a company, they are not figures.
   const names = sheet.companies.map((c) => c.company.ticker).concat(passages.map((p) => p.ticker));
-  const { report, usedFacts } = checkGrounding(text, facts, passages.map((p) => p.content), names);
+  const { report: numbers, usedFacts } = checkGrounding(text, facts, passages.map((p) => p.content), names);
+  const directory = sheet.companies.map((c) => ({ id: c.company.id, ticker: c.company.ticker, name: c.company.name }));
+  const reader: ClaimReader = {
+    companies: (sentence) => findCompanies(sentence, directory).map((m) => ({ companyId: m.company.id, ticker: m.company.ticker })),
+    metrics: (words) => findMetrics(words).map((m) => m.key),
+  };
+  const claims = checkClaims(text, facts, passages, reader, names);
+  const flagged = claims.filter((c) => c.verdict !== 'SUPPORTED').length;
+  const report = { ...numbers, claimsChecked: claims.length, claimsSupported: claims.length - flagged, claimsFlagged: flagged };
   const statementCitations: Citation[] = [...usedFacts].sort((a, b) => a - b).map((index) => {
     const fact = facts[index];
     return {
@@ -56,7 +66,11 @@ function citations(sheet: FactSheet, text: string, passages: DocumentPassage[]):
     kind: 'DOCUMENT', companyId: p.companyId, ticker: p.ticker, period: p.period, statement: null, field: null, value: null,
     chunkId: p.chunkId, documentId: p.documentId, title: p.title,
   }));
-  return { citations: [...statementCitations, ...documentCitations], grounding: report };
+  return {
+    citations: [...statementCitations, ...documentCitations],
+    grounding: report,
+    claims: claims.map(({ text: written, verdict, ticker, period, metric, chunkId }) => ({ text: written, verdict, ticker, period, metric, chunkId })),
+  };
 }
 
 function periodArgument(period: string | null | undefined): string | null {
@@ -185,7 +199,7 @@ export class AiService {
       const cited = citations(sheet, answer, sheet.passages);
       yield { type: 'CITATIONS', citations: cited.citations };
       const conversationId = await this.saveConversation(conversation, turns.slice(conversation.history.length), answer);
-      yield { type: 'DONE', answer, citations: cited.citations, grounding: cited.grounding, conversationId, model: this.writer.model };
+      yield { type: 'DONE', answer, citations: cited.citations, grounding: cited.grounding, claims: cited.claims, conversationId, model: this.writer.model };
     } catch (error) {
       if (error instanceof ClientGone) return;
       yield this.errorEvent(error);

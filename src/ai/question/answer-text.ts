@@ -7,7 +7,7 @@
 import type { DocumentPassage, StatementFact } from '../facts';
 import { formatFact } from '../writer';
 import { formatPercent, formatPoints } from '../numbers';
-import { TTM, type AskedFacts, type AskedValue, type CompanyAnswer } from './asked-facts';
+import { changeFact, TTM, type AskedFacts, type AskedValue, type CompanyAnswer } from './asked-facts';
 import type { Metric } from './metrics';
 import type { ParsedQuestion } from './question';
 
@@ -45,16 +45,14 @@ function exact(fact: StatementFact, currency: string, outflow = false): string {
   return `${shown(fact, currency, outflow)} (${currency === 'USD' ? '$' : `${currency} `}${(value / 1e6).toLocaleString('en-US')} million)`;
 }
 
-/** "rose 6.4%", "fell 3.2%", "widened 1.2 percentage points": a change between two facts, with its direction. */
-export function changeWords(before: StatementFact, after: StatementFact): string | null {
+/** "rose 6.4%", "fell 1.2 percentage points", "rose": a change between two facts, with its direction (the size when it is a fact). */
+export function changeWords(before: StatementFact, after: StatementFact): string {
   const delta = after.value - before.value;
-  if (after.unit === 'fraction') {
-    return delta === 0 ? 'was unchanged' : `${delta > 0 ? 'rose' : 'fell'} ${formatPoints(delta)}`;
-  }
-  if (before.value <= 0 || after.unit === 'multiple' || after.unit === 'days') return delta === 0 ? 'was unchanged' : delta > 0 ? 'rose' : 'fell';
-  const growth = delta / Math.abs(before.value);
-  if (Math.abs(growth) < 0.0005) return 'was unchanged';
-  return `${growth > 0 ? 'rose' : 'fell'} ${formatPercent(Math.abs(growth))}`;
+  if (delta === 0) return 'was unchanged';
+  const direction = delta > 0 ? 'rose' : 'fell';
+  const change = changeFact(before, after);
+  if (!change) return direction;
+  return `${direction} ${change.unit === 'points' ? formatPoints(change.value) : formatPercent(Math.abs(change.value))}`;
 }
 
 /** What is missing for a company, said first: unknown periods, with what the data holds instead. */

@@ -36,6 +36,8 @@ export interface CompanyAnswer {
   nearestValues: AskedValue[];
   /** Trailing twelve months: flows added up over the four newest quarters, balances and ratios of the newest. */
   ttmValues: AskedValue[];
+  /** Changes the answer states (a period against the year before, or a series' first against its last), as facts. */
+  changes: StatementFact[];
 }
 
 export interface AskedFacts {
@@ -118,6 +120,26 @@ function trailingTwelveMonths(company: Company, values: AskedValue[], quarters: 
   });
 }
 
+/**
+ * The change from one fact to a later one of the same field: growth as a fraction of the earlier size for amounts, a
+ * difference in points for ratios (fractions); null when growth has no meaning (from zero or a loss) or for multiples.
+ */
+export function changeFact(before: StatementFact, after: StatementFact): StatementFact | null {
+  const common = { ...after, source: 'derived' as const, field: `${after.field}Change`, label: `${after.label} change` };
+  if (after.unit === 'fraction') return { ...common, unit: 'points', value: after.value - before.value };
+  if (after.unit === 'multiple' || after.unit === 'days' || before.value <= 0) return null;
+  return { ...common, unit: 'fraction', value: (after.value - before.value) / before.value };
+}
+
+/** First against last stored value of each metric of a series. */
+function seriesChanges(values: AskedValue[]): Array<StatementFact | null> {
+  const keys = [...new Set(values.map((v) => v.metric.key))];
+  return keys.map((key) => {
+    const known = values.filter((v) => v.metric.key === key && v.fact);
+    return known.length >= 2 ? changeFact(known[0].fact as StatementFact, known[known.length - 1].fact as StatementFact) : null;
+  });
+}
+
 /** The facts a question asks for, company by company. */
 export async function askedFacts(loaders: StatementLoaders, companies: Company[], question: ParsedQuestion): Promise<AskedFacts> {
   const answers: CompanyAnswer[] = [];
@@ -140,7 +162,14 @@ export async function askedFacts(loaders: StatementLoaders, companies: Company[]
     const priorValues = await readValues(loaders, company, priorLabels, question.metrics);
     const nearestValues = await readValues(loaders, company, [...new Set(nearest.values())], question.metrics);
     const ttmValues = question.period?.kind === 'ttm' && present.length === 4 ? trailingTwelveMonths(company, values, present) : [];
-    answers.push({ company, periods, missingPeriods, nearest, storedRange, values, priorValues, nearestValues, ttmValues });
+    const changes = [
+      ...values.flatMap((value) => {
+        const prior = priorValues.find((p) => p.metric.key === value.metric.key && p.period === samePeriodLastYear(parseExactPeriod(value.period) as FiscalPeriod).label);
+        return value.fact && prior?.fact ? [changeFact(prior.fact, value.fact)] : [];
+      }),
+      ...(question.intent === 'series' ? seriesChanges(values) : []),
+    ].filter((fact): fact is StatementFact => fact !== null);
+    answers.push({ company, periods, missingPeriods, nearest, storedRange, values, priorValues, nearestValues, ttmValues, changes });
   }
   return { question, companies: answers };
 }
@@ -148,5 +177,5 @@ export async function askedFacts(loaders: StatementLoaders, companies: Company[]
 /** Every fact an answer may state, for the grounding check and citations. */
 export function askedFactList(asked: AskedFacts | null | undefined): StatementFact[] {
   if (!asked) return [];
-  return asked.companies.flatMap((c) => [...c.values, ...c.priorValues, ...c.nearestValues, ...c.ttmValues]).flatMap((v) => (v.fact ? [v.fact] : []));
+  return asked.companies.flatMap((c) => [...c.values, ...c.priorValues, ...c.nearestValues, ...c.ttmValues]).flatMap((v) => (v.fact ? [v.fact] : [])).concat(asked.companies.flatMap((c) => c.changes));
 }
