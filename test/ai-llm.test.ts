@@ -63,7 +63,8 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
   it('reports the numbers the model made up', async () => {
     fake.reply = () => ['Revenue was ', '$123.45 billion ', 'and margins hit 97.1%.'];
     const { body } = await post('/v1/ai/summarize', { company_id: companyId });
-    expect(body.data.grounding).to.deep.equal({ numbers_checked: 2, numbers_unsupported: 2, unsupported: ['$123.45 billion', '97.1%'] });
+    expect(body.data.grounding).to.deep.include({ numbers_checked: 2, numbers_unsupported: 2, unsupported: ['$123.45 billion', '97.1%'] });
+    expect(body.data.grounding).to.deep.include({ claims_checked: 2, claims_flagged: 2 });
   });
 
   it('streams the provider\u2019s tokens to the SSE client in order', async () => {
@@ -157,5 +158,57 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
     const deadline = Date.now() + 1000;
     while (fake.abortedChats === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.abortedChats).to.equal(before + 1);
+  });
+
+  describe('as a tool-calling agent', () => {
+    /** The fake model: first it asks for a tool, then it answers from what the tool returned. */
+    const toolThenAnswer = (call: { name: string; arguments: unknown }, answer: (toolResult: string) => string[]) =>
+      (messages: Array<{ role: string; content: string }>) => {
+        const result = messages.find((m) => m.role === 'tool');
+        return result ? answer(String(result.content)) : { toolCalls: [call] };
+      };
+
+    it('looks figures up with the service’s own tools, streams a status for the call, and is checked against what the tool returned', async () => {
+      const company = (await request(`/v1/companies/${companyId}`, {}, app.url)).body.data;
+      const periods = (await request(`/v1/companies/${companyId}/periods`, {}, app.url)).body.data;
+      const oldest = periods.filter((p: { period: string }) => p.period.startsWith('FY')).at(-1).period;
+      fake.reply = toolThenAnswer(
+        { name: 'get_figures', arguments: { tickers: [company.ticker], metrics: ['revenue'], periods: oldest } },
+        (result) => {
+          const figure = JSON.parse(result)[0].figures[0];
+          return ['Revenue ', `for ${figure.period} `, `was ${figure.value}.`];
+        },
+      );
+      const { events } = await postForEvents('/v1/ai/chat', { messages: [{ role: 'user', content: `What was ${company.ticker} revenue in ${oldest}?` }] }, undefined, app.url);
+      const kinds = events.map((e) => e.event);
+      expect(kinds).to.include('status');
+      expect(events.find((e) => e.event === 'status')?.data.text).to.match(/get_figures/);
+      expect(kinds.indexOf('status')).to.be.below(kinds.indexOf('token'));
+      const done = events.at(-1)?.data;
+      expect(done.answer).to.match(new RegExp(`^Revenue for ${oldest} was \\$[\\d.]+ (billion|million)\\.$`));
+      expect(done.grounding.numbers_unsupported).to.equal(0);
+      expect(done.claims.map((c: { verdict: string }) => c.verdict)).to.deep.equal(['SUPPORTED']);
+      // Two model calls: the tool call, then the answer with the tool's result in the conversation.
+      expect(chatRequests()).to.have.length(2);
+      expect(chatRequests()[0].body.tools.map((t: any) => t.function.name)).to.include.members(['get_figures', 'list_periods', 'search_documents']);
+      expect(chatRequests()[1].body.messages.some((m: any) => m.role === 'tool' && /revenue/.test(m.content))).to.equal(true);
+    });
+
+    it('flags a figure the model did not get from a tool or the facts', async () => {
+      fake.reply = toolThenAnswer({ name: 'list_periods', arguments: { ticker: 'NOPE' } }, () => ['Revenue was $777.7 billion in FY2019.']);
+      const { body } = await post('/v1/ai/chat', { company_ids: [companyId], messages: [{ role: 'user', content: 'revenue in FY2019?' }] });
+      expect(body.data.grounding.numbers_unsupported).to.equal(1);
+      expect(body.data.claims[0]).to.deep.include({ text: '$777.7 billion' });
+      expect(body.data.claims[0].verdict).to.not.equal('SUPPORTED');
+    });
+
+    it('bounds the tool calls: a model that never stops calling tools is cut off', async () => {
+      fake.reply = () => ({ toolCalls: [{ name: 'list_periods', arguments: { ticker: 'NWSC' } }] });
+      const started = Date.now();
+      const { status } = await post('/v1/ai/chat', { company_ids: [companyId], messages: [{ role: 'user', content: 'Loop forever' }] });
+      expect(Date.now() - started).to.be.below(LLM_TIMEOUT_MS * 3 + 2000);
+      expect(status).to.be.oneOf([502, 504]);
+      expect(chatRequests().length).to.be.at.most(3 * 9);
+    });
   });
 });

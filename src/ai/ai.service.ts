@@ -14,7 +14,8 @@ import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type Docum
 import { askedFacts } from './question/asked-facts';
 import { companyDirectory, passageFilter, passageQuery } from './question/question-context';
 import { parseConversation, type ParsedQuestion } from './question/question';
-import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type Writer } from './writer';
+import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type ToolRunner, type Writer } from './writer';
+import { ServiceTools } from './agent/service-tools';
 
 /** Input caps: what a request may send to the writer. */
 export const MAX_CHAT_MESSAGES = 40;
@@ -129,7 +130,7 @@ export class AiService {
     const company = await companyFacts(this.dataSource, loaders, input.companyId, periodArgument(input.period));
     const passages = await relevantPassages(this.search, `${company.company.name} ${PASSAGE_QUERIES[summaryType]}`, [company.company.id], PASSAGES_PER_ANALYSIS);
     const sheet: FactSheet = { companies: [company], passages };
-    const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet }, this.limits, this.slots, signal)).trim();
+    const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)).trim();
     return { summary, summaryType, companyId: company.company.id, period: company.period, model: this.writer.model, ...citations(sheet, summary, passages) };
   }
 
@@ -143,7 +144,7 @@ export class AiService {
     const companies: CompanyFacts[] = [];
     for (const id of companyIds) companies.push(await companyFacts(this.dataSource, loaders, id, period));
     const sheet: FactSheet = { companies, passages: [] };
-    const comparison = (await generateText(this.writer, { kind: 'comparison', sheet, metrics }, this.limits, this.slots, signal)).trim();
+    const comparison = (await generateText(this.writer, { kind: 'comparison', sheet, metrics, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)).trim();
     const table: ComparisonRow[] = metrics.map((metric) => {
       const facts = companies.map((c) => c.current.get(metric));
       const known = facts.find((fact) => fact !== undefined);
@@ -154,7 +155,7 @@ export class AiService {
         values: companies.map((c, i) => ({ companyId: c.company.id, ticker: c.company.ticker, period: c.period, currency: c.company.currency, value: facts[i]?.value ?? null })),
       };
     });
-    return { comparison, companyIds, period: period ?? 'latest', table, model: this.writer.model, ...citations(sheet, comparison, []) };
+    return { comparison, companyIds, period: period ?? 'latest', table, model: this.writer.model, ...citations(sheet, comparison, sheet.passages) };
   }
 
   /**
@@ -191,7 +192,11 @@ export class AiService {
     }
     let answer = '';
     try {
-      for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns }, this.limits, this.slots, signal)) {
+      for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)) {
+        if (typeof piece !== 'string') {
+          yield { type: 'STATUS', text: piece.status };
+          continue;
+        }
         answer += piece;
         yield { type: 'TOKEN', text: piece };
       }
@@ -204,6 +209,11 @@ export class AiService {
       if (error instanceof ClientGone) return;
       yield this.errorEvent(error);
     }
+  }
+
+  /** The service's operations as tools of this request (its loaders), adding what they return to the sheet. */
+  private tools(loaders: StatementLoaders, sheet: FactSheet): ToolRunner {
+    return new ServiceTools(this.dataSource, this.search, loaders, sheet);
   }
 
   /** An ERROR event; a bug is logged with its detail and reported without it. */

@@ -4,8 +4,8 @@ export type CitationKind = 'STATEMENT' | 'DOCUMENT';
 export const CitationKindEnum = { STATEMENT: 'STATEMENT', DOCUMENT: 'DOCUMENT' } as const satisfies Record<CitationKind, CitationKind>;
 registerEnumType(CitationKindEnum, { name: 'CitationKind', description: 'A statement field, or a passage of a stored document.' });
 
-export type ChatEventType = 'TOKEN' | 'CITATIONS' | 'DONE' | 'ERROR';
-export const ChatEventTypeEnum = { TOKEN: 'TOKEN', CITATIONS: 'CITATIONS', DONE: 'DONE', ERROR: 'ERROR' } as const satisfies Record<ChatEventType, ChatEventType>;
+export type ChatEventType = 'TOKEN' | 'STATUS' | 'CITATIONS' | 'DONE' | 'ERROR';
+export const ChatEventTypeEnum = { TOKEN: 'TOKEN', STATUS: 'STATUS', CITATIONS: 'CITATIONS', DONE: 'DONE', ERROR: 'ERROR' } as const satisfies Record<ChatEventType, ChatEventType>;
 registerEnumType(ChatEventTypeEnum, { name: 'ChatEventType' });
 
 @ObjectType({ description: 'What an analysis was written from: a statement field (company, period, field) or a document passage.' })
@@ -229,7 +229,7 @@ export class ChatEvent {
   @Field(() => ChatEventTypeEnum)
   type!: ChatEventType;
 
-  @Field(() => String, { nullable: true, description: 'TOKEN: the next piece of text.' })
+  @Field(() => String, { nullable: true, description: 'TOKEN: the next piece of text; STATUS: what the writer is doing (a tool call).' })
   text?: string | null;
 
   @Field(() => [Citation], { nullable: true, description: 'CITATIONS and DONE.' })

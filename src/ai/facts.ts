@@ -54,6 +54,8 @@ export interface FactSheet {
   passages: DocumentPassage[];
   /** Chat: the facts the question asked for (each asked company, period and metric), when it named them. */
   asked?: AskedFacts | null;
+  /** Figures the language-model agent looked up with its tools (the answer is checked against these too). */
+  toolFacts?: StatementFact[];
 }
 
 interface FieldSpec {
@@ -100,7 +102,7 @@ const MARGIN_FIELDS = ['grossMargin', 'operatingMargin', 'netMargin'];
 
 /** Every fact of a sheet, current and prior, in a stable order (indexes are used for citations). */
 export function allFacts(sheet: FactSheet): StatementFact[] {
-  return [...sheet.companies.flatMap((company) => [...company.current.values(), ...company.prior.values()]), ...askedFactList(sheet.asked)];
+  return [...sheet.companies.flatMap((company) => [...company.current.values(), ...company.prior.values()]), ...askedFactList(sheet.asked), ...(sheet.toolFacts ?? [])];
 }
 
 type Row = Record<string, unknown> | null;
