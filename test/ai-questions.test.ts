@@ -124,5 +124,32 @@ describe('the analyst answers the question that was asked', function () {
       expect(answer).not.to.match(/following risk factors should be considered/i);
       expect(answer).not.to.include('Quenby');
     });
+
+    it('summarizes the risks of a named year from that year’s filings, without boilerplate', async () => {
+      const { body } = await request('/v1/ai/summarize', {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company_id: company.id, period: fy.period, summary_type: 'risks' }),
+      });
+      expect(body.data.summary).to.include('single Ostrava supplier');
+      expect(body.data.summary).not.to.match(/following risk factors should be considered/i);
+      expect(body.data.summary).not.to.include('Quenby');
+    });
+  });
+
+  it('compares outflows by their size: the largest buyback leads', async () => {
+    const list = (await get('/v1/companies?limit=40')).body.data as Array<{ id: number; ticker: string }>;
+    const buybacks: Array<{ id: number; ticker: string; value: number }> = [];
+    for (const c of list) {
+      // Amounts in one currency, so they are ranked (different currencies are listed side by side, unranked).
+      if ((await get(`/v1/companies/${c.id}`)).body.data.currency !== 'USD') continue;
+      const flows = (await get(`/v1/companies/${c.id}/cash-flow?period=latest`)).body.data;
+      if (flows?.share_repurchases) buybacks.push({ id: c.id, ticker: c.ticker, value: flows.share_repurchases });
+      if (buybacks.length === 3) break;
+    }
+    expect(buybacks.length, 'demo companies with buybacks').to.be.at.least(2);
+    const { body } = await request('/v1/ai/compare', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company_ids: buybacks.map((b) => b.id), metrics: ['share_repurchases'] }),
+    });
+    const largest = [...buybacks].sort((a, b) => Math.abs(b.value) - Math.abs(a.value))[0];
+    expect(body.data.comparison).to.include(`${largest.ticker} leads at ${formatMoney(Math.abs(largest.value))}`);
   });
 });

@@ -12,7 +12,7 @@ import { findCompanies } from './question/companies';
 import { findMetrics } from './question/metrics';
 import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type DocumentPassage, type FactSheet } from './facts';
 import { askedFacts } from './question/asked-facts';
-import { companyDirectory, passageFilter, passageQuery } from './question/question-context';
+import { companyDirectory, fiscalYearFilter, passageFilter, passageQuery } from './question/question-context';
 import { parseConversation, type ParsedQuestion } from './question/question';
 import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type ToolRunner, type Writer } from './writer';
 import { ServiceTools } from './agent/service-tools';
@@ -128,7 +128,10 @@ export class AiService {
       throw badUserInput(`summary_type "${input.summaryType}" is not supported; use one of ${SUMMARY_TYPES.join(', ')}`, { accepted: SUMMARY_TYPES });
     }
     const company = await companyFacts(this.dataSource, loaders, input.companyId, periodArgument(input.period));
-    const passages = await relevantPassages(this.search, `${company.company.name} ${PASSAGE_QUERIES[summaryType]}`, [company.company.id], PASSAGES_PER_ANALYSIS);
+    // A summary of a named period quotes that fiscal year's filings only (not a newer year's).
+    const named = periodArgument(input.period);
+    const keep = named && !named.toLowerCase().startsWith('latest') ? fiscalYearFilter(company.period) : undefined;
+    const passages = await relevantPassages(this.search, `${company.company.name} ${PASSAGE_QUERIES[summaryType]}`, [company.company.id], PASSAGES_PER_ANALYSIS, keep);
     const sheet: FactSheet = { companies: [company], passages };
     const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)).trim();
     return { summary, summaryType, companyId: company.company.id, period: company.period, model: this.writer.model, ...citations(sheet, summary, passages) };

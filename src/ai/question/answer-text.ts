@@ -154,7 +154,10 @@ function comparisonAnswer(question: ParsedQuestion, facts: AskedFacts): string[]
 const DRIVER_SENTENCE = /\b(?:driven (?:primarily |mainly |largely |partially |in part )?by|due (?:primarily |mainly |largely |partially )?to|primarily (?:due to|as a result of|from|because)|as a result of|attributable to|reflect(?:s|ed|ing)?|offset (?:in part |partially )?by|increase[sd]? in|decrease[sd]? in|higher|lower)\b/i;
 const RISK_SENTENCE = /\b(?:could|may|might)\b[^.]*\b(?:adversely|harm|negatively|materially|disrupt|reduce|decline|loss|impair|volatil)/i;
 /** Sentences that introduce or qualify risks in general, naming none. */
-const BOILERPLATE = /\b(?:following risk factors|should (?:be )?(?:carefully )?consider|forward-looking statements?|not the only risks|described below|this (?:section|report|form)|item 1a|in addition to the other information|you should|the risks? (?:and uncertainties )?described|table of contents|incorporated (?:herein )?by reference)\b/i;
+export const BOILERPLATE = /\b(?:following risk factors|should (?:be )?(?:carefully )?consider|forward-looking statements?|not the only risks|described below|this (?:section|report|form)|item 1a|in addition to the other information|you should|the risks? (?:and uncertainties )?described|table of contents|incorporated (?:herein )?by reference)\b/i;
+
+/** Sentences addressed to a reader or a model (planted instructions): never quoted. */
+export const ADDRESSED_TO_READER = /\b(ignore|disregard|forget|instructions?|prompt|assistant|you must|you should|respond with|say that|pretend)\b/i;
 
 /** Sentences of a text: split at a full stop followed by a capital, keeping abbreviations such as "Inc." whole. */
 export function sentencesOf(text: string): string[] {
@@ -173,7 +176,7 @@ export function quotedSentences(passages: DocumentPassage[], wanted: RegExp, pre
   for (const passage of passages) {
     for (const sentence of sentencesOf(passage.content)) {
       const key = sentence.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-      if (seen.has(key) || BOILERPLATE.test(sentence) || !wanted.test(sentence)) continue;
+      if (seen.has(key) || BOILERPLATE.test(sentence) || ADDRESSED_TO_READER.test(sentence) || !wanted.test(sentence)) continue;
       seen.add(key);
       const score = preferWords.filter((word) => new RegExp(`\\b${word}`, 'i').test(sentence)).length;
       candidates.push({ sentence, passage, score, order: order++ });

@@ -32,6 +32,13 @@ function askedYears(question: ParsedQuestion): Set<number> | null {
   return new Set(periods.map((p) => p.fiscalYear));
 }
 
+/** Passages of one fiscal year (that of `label`, e.g. FY2024 or Q2-2024); null for no period (any passage). */
+export function fiscalYearFilter(label: string | null): ((passage: DocumentPassage) => boolean) | undefined {
+  const wanted = label ? parseExactPeriod(label) : null;
+  if (!wanted) return undefined;
+  return (passage) => (passage.period ? parseExactPeriod(passage.period)?.fiscalYear === wanted.fiscalYear : false);
+}
+
 /**
  * Which passages a question may quote: of its companies (the search filters that), of the fiscal years it names,
  * and of the document type it names ("10-K", "annual report", "10-Q", "quarterly report").
