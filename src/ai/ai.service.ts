@@ -248,7 +248,9 @@ export class AiService {
       }
     }
     const asked = await askedFacts(loaders, companies.map((c) => c.company), reading);
-    const passages = await relevantPassages(this.search, passageQuery(reading), companyIds.length ? companyIds : null, PASSAGES_PER_ANALYSIS, passageFilter(reading));
+    // Drivers and risks are quoted from the passages: they get more of them to choose from.
+    const documents = reading.intent === 'drivers' || reading.intent === 'risks';
+    const passages = await relevantPassages(this.search, passageQuery(reading), companyIds.length ? companyIds : null, documents ? 2 * PASSAGES_PER_ANALYSIS : PASSAGES_PER_ANALYSIS, passageFilter(reading));
     return { companies, passages, asked };
   }
 

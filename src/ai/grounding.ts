@@ -164,6 +164,9 @@ export function checkClaims(text: string, facts: AttributedFact[], passages: Cla
     const companies = named.length > 0 ? named : lastCompanies;
     if (named.length > 0) lastCompanies = named;
     const periods = [...sentence.matchAll(PERIOD_IN_TEXT)].map((m) => ({ label: m[0], at: m.index as number }));
+    const trailing = /\bTTM\b|trailing twelve months/i.test(sentence);
+    // Text in quotation marks is what a document says: its figures are the document's to vouch for.
+    const quotes = [...sentence.matchAll(/\u201c[^\u201d]*\u201d|"[^"]*"/g)].map((m) => [m.index as number, (m.index as number) + m[0].length]);
     const mentions = extractNumbers(masked);
     let windowStart = 0;
     const bound: Array<{ claim: Claim; fact: AttributedFact | null }> = [];
@@ -178,7 +181,7 @@ export function checkClaims(text: string, facts: AttributedFact[], passages: Cla
       const fits = (fact: AttributedFact) => ({
         company: companies.length === 0 || companies.some((c) => c.companyId === fact.companyId),
         // A change belongs to the later of the two periods its sentence names, wherever that label stands.
-        period: period === null || fact.period === period || (/Change$/.test(fact.field) && periods.some((p) => p.label === fact.period)),
+        period: period === null || fact.period === period || (/Change$/.test(fact.field) && periods.some((p) => p.label === fact.period)) || (trailing && fact.period === 'TTM'),
         metric: metric === null || sameMetric(fact.field, metric),
       });
       const match = candidates.find(({ fact }) => Object.values(fits(fact)).every(Boolean));
@@ -188,8 +191,12 @@ export function checkClaims(text: string, facts: AttributedFact[], passages: Cla
       } else {
         const inPassage = passageNumbers.find(({ numbers }) => inDocuments(mention, numbers));
         // A statement metric's stored value for the company and period the sentence names: a passage cannot overrule it.
-        const stored = metric && period ? facts.find((f) => f.field === metric && f.period === period && companies.some((c) => c.companyId === f.companyId)) : undefined;
-        if (candidates.length > 0) {
+        const stored = metric && period
+          ? facts.find((f) => f.field === metric && f.period === period && COMPATIBLE[mention.kind].includes(f.unit) && companies.some((c) => c.companyId === f.companyId))
+          : undefined;
+        const quoted = quotes.some(([start, end]) => at > start && at < end);
+        if (quoted && inPassage && !stored) Object.assign(claim, { verdict: 'SUPPORTED', chunkId: inPassage.passage.chunkId });
+        else if (candidates.length > 0) {
           // The nearest miss: the candidate that fits the sentence on the most counts names what is wrong.
           const score = (fact: AttributedFact) => Object.values(fits(fact)).filter(Boolean).length;
           const miss = fits(candidates.reduce((best, c) => (score(c.fact) > score(best.fact) ? c : best)).fact);

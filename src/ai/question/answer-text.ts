@@ -8,7 +8,7 @@ import type { DocumentPassage, StatementFact } from '../facts';
 import { formatFact } from '../writer';
 import { formatPercent, formatPoints } from '../numbers';
 import { changeFact, TTM, type AskedFacts, type AskedValue, type CompanyAnswer } from './asked-facts';
-import type { Metric } from './metrics';
+import { findMetrics, type Metric } from './metrics';
 import type { ParsedQuestion } from './question';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -169,7 +169,7 @@ export function sentencesOf(text: string): string[] {
 }
 
 /** The specific sentences of a company's passages that match `wanted`, no boilerplate, no duplicates, best first. */
-export function quotedSentences(passages: DocumentPassage[], wanted: RegExp, preferWords: string[], limit: number): Array<{ sentence: string; passage: DocumentPassage }> {
+export function quotedSentences(passages: DocumentPassage[], wanted: RegExp, rank: (sentence: string) => number, limit: number): Array<{ sentence: string; passage: DocumentPassage }> {
   const seen = new Set<string>();
   const candidates: Array<{ sentence: string; passage: DocumentPassage; score: number; order: number }> = [];
   let order = 0;
@@ -178,11 +178,44 @@ export function quotedSentences(passages: DocumentPassage[], wanted: RegExp, pre
       const key = sentence.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
       if (seen.has(key) || BOILERPLATE.test(sentence) || ADDRESSED_TO_READER.test(sentence) || !wanted.test(sentence)) continue;
       seen.add(key);
-      const score = preferWords.filter((word) => new RegExp(`\\b${word}`, 'i').test(sentence)).length;
+      const score = rank(sentence);
       candidates.push({ sentence, passage, score, order: order++ });
     }
   }
   return candidates.sort((a, b) => b.score - a.score || a.order - b.order).slice(0, limit).map(({ sentence, passage }) => ({ sentence, passage }));
+}
+
+const escapeWords = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** How many of the words a sentence contains (word starts, any case). */
+function wordScore(words: string[]): (sentence: string) => number {
+  return (sentence) => words.filter((word) => new RegExp(`\\b${escapeWords(word)}`, 'i').test(sentence)).length;
+}
+
+/**
+ * How well a sentence explains a metric's change: it names a cause ("driven by", "due to"), the metric itself (its
+ * whole name scores more than a word of it), and the metric of the whole company rather than one segment's
+ * ("Revenue growth … was driven by" over "Automotive revenue was up 69%, driven by").
+ */
+function driverScore(labels: string[], keys: string[]): (sentence: string) => number {
+  const words = labels.flatMap((label) => label.split(/\s+/)).filter((word) => word.length > 3);
+  return (sentence) => {
+    let score = wordScore(words)(sentence) + 2 * wordScore(labels)(sentence);
+    // A sentence about another metric ("operating income" for operating expenses) explains that one, not this.
+    const named = findMetrics(sentence).map((m) => m.key);
+    if (keys.some((key) => named.includes(key))) score += 3;
+    else if (named.length > 0 && keys.length > 0) score -= 2;
+    if (/\b(?:driven|due to|primarily|as a result of|attributable)\b/i.test(sentence)) score += 3;
+    // "may" and "could" speak of what might happen (a risk), not of what drove the figure.
+    if (/\b(?:may|could|might)\b/i.test(sentence)) score -= 3;
+    for (const label of labels) {
+      const named = new RegExp(`(^|\\b(?:total|our|net)\\s+)${escapeWords(label)}`, 'i').test(sentence);
+      const segment = new RegExp(`\\b[A-Z][\\w&-]*\\s+${escapeWords(label)}\\b`).test(sentence.slice(1)) && !named;
+      if (named) score += 2;
+      if (segment) score -= 2;
+    }
+    return score;
+  };
 }
 
 const cite = (passage: DocumentPassage) => `[${passage.title}${passage.period ? `, ${passage.period}` : ''}, chunk ${passage.chunkId}]`;
@@ -191,8 +224,9 @@ function documentAnswer(question: ParsedQuestion, answer: CompanyAnswer, passage
   const ticker = answer.company.ticker;
   const own = passages.filter((p) => p.companyId === answer.company.id);
   const risks = question.intent === 'risks';
-  const prefer = risks ? ['risk', 'compet', 'supply', 'regulat', 'demand', 'customer'] : question.metrics.flatMap((m) => m.label.split(/\s+/)).filter((w) => w.length > 3);
-  const quotes = quotedSentences(own, risks ? RISK_SENTENCE : DRIVER_SENTENCE, prefer.length ? prefer : ['revenue', 'sales', 'margin'], risks ? 4 : 3);
+  const labels = question.metrics.length > 0 ? question.metrics.map((m) => m.label) : ['revenue', 'net sales', 'margin'];
+  const rank = risks ? wordScore(['risk', 'compet', 'supply', 'regulat', 'demand', 'customer']) : driverScore(labels, question.metrics.map((m) => m.key));
+  const quotes = quotedSentences(own, risks ? RISK_SENTENCE : DRIVER_SENTENCE, rank, risks ? 4 : 3);
   const scope = answer.periods.length > 0 ? ` for ${answer.periods.join(', ')}` : '';
   if (quotes.length === 0) {
     return [`The stored documents of ${ticker}${scope} contain no ${risks ? 'specific risk' : 'driver'} sentences${risks ? '' : ` for its ${metricWords(question.metrics)}`}, so I cannot say ${risks ? 'what its risks are' : 'why'} from them.`];

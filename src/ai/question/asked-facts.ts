@@ -158,7 +158,7 @@ export async function askedFacts(loaders: StatementLoaders, companies: Company[]
     const storedRange = ofType.length > 0 ? { oldest: ofType[ofType.length - 1].period, newest: ofType[0].period } : null;
     const present = periods.filter((label) => storedLabels.has(label));
     const values = await readValues(loaders, company, present, question.metrics);
-    const priorLabels = question.intent === 'change' ? present.map((label) => samePeriodLastYear(parseExactPeriod(label) as FiscalPeriod).label) : [];
+    const priorLabels = question.intent === 'change' || question.intent === 'drivers' ? present.map((label) => samePeriodLastYear(parseExactPeriod(label) as FiscalPeriod).label) : [];
     const priorValues = await readValues(loaders, company, priorLabels, question.metrics);
     const nearestValues = await readValues(loaders, company, [...new Set(nearest.values())], question.metrics);
     const ttmValues = question.period?.kind === 'ttm' && present.length === 4 ? trailingTwelveMonths(company, values, present) : [];
