@@ -160,8 +160,13 @@ async function main(): Promise<void> {
       const facts = JSON.parse(fs.readFileSync(path.join(xbrl, 'companyfacts', file), 'utf8'));
       const ticker = tickers.get(Number(facts.cik));
       if (!ticker || !wanted.has(ticker)) continue;
-      const stored = await storeImport(dataSource, importCompanyFacts(facts), ticker);
-      log(`${file}: ${ticker}: ${stored.statements} statements`);
+      try {
+        const stored = await storeImport(dataSource, importCompanyFacts(facts), ticker);
+        log(`${file}: ${ticker}: ${stored.statements} statements`);
+      } catch (error) {
+        // A company the importer refuses (an IFRS filer) is simply not in the data: questions about it are "missing".
+        log(`${file}: ${ticker}: not imported: ${messageOf(error).split('.')[0]}`);
+      }
     }
     if (options.filings) await ingestFilings(app, path.join(options.folder, 'filings', 'raw_html'), wanted, log);
 

@@ -200,6 +200,8 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
       expect(body.data.grounding.numbers_unsupported).to.equal(1);
       expect(body.data.claims[0]).to.deep.include({ text: '$777.7 billion' });
       expect(body.data.claims[0].verdict).to.not.equal('SUPPORTED');
+      // The answer says so itself, after the model's text.
+      expect(body.data.answer).to.match(/^Revenue was \$777\.7 billion in FY2019\. \(Note: one figure in this answer could not be verified/);
     });
 
     it('bounds the tool calls: a model that never stops calling tools is cut off', async () => {

@@ -4,7 +4,7 @@ import { GraphQLError } from 'graphql';
 import { AppError, badUserInput, statusForCode } from '../shared/errors';
 import type { StatementLoaders } from '../statements/statement.loaders';
 import type { SearchBackend } from '../search/ingestion.service';
-import { DEFAULT_COMPARE_METRICS } from './analyst';
+import { BUILTIN_ANALYST_MODEL, DEFAULT_COMPARE_METRICS } from './analyst';
 import type { ChatEvent, ChatInput, Citation, CompareInput, Comparison, ComparisonRow, SummarizeInput, Summary } from './ai.types';
 import { ClientGone, generate, generateText, Slots, type GenerationLimits } from './generation';
 import { checkClaims, checkGrounding, type ClaimReader } from './grounding';
@@ -74,6 +74,16 @@ function citations(sheet: FactSheet, text: string, passages: DocumentPassage[]):
   };
 }
 
+/**
+ * A language model's answer with claims the check could not vouch for ends with a plain note saying so (the claims
+ * themselves are listed in `claims`); the built-in analyst writes only checked facts, so it needs none.
+ */
+function unverifiedNote(writer: Writer, grounding: Summary['grounding']): string | null {
+  if (writer.model === BUILTIN_ANALYST_MODEL || grounding.claimsFlagged === 0) return null;
+  const count = grounding.claimsFlagged;
+  return `(Note: ${count === 1 ? 'one figure' : `${count} figures`} in this answer could not be verified against the stored statements or the cited passages; see the claims.)`;
+}
+
 function periodArgument(period: string | null | undefined): string | null {
   if (period === null || period === undefined) return null;
   if (period.includes('\u0000')) throw badUserInput('period must not contain NUL characters');
@@ -134,7 +144,9 @@ export class AiService {
     const passages = await relevantPassages(this.search, `${company.company.name} ${PASSAGE_QUERIES[summaryType]}`, [company.company.id], PASSAGES_PER_ANALYSIS, keep);
     const sheet: FactSheet = { companies: [company], passages };
     const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)).trim();
-    return { summary, summaryType, companyId: company.company.id, period: company.period, model: this.writer.model, ...citations(sheet, summary, passages) };
+    const cited = citations(sheet, summary, passages);
+    const note = unverifiedNote(this.writer, cited.grounding);
+    return { summary: note ? `${summary} ${note}` : summary, summaryType, companyId: company.company.id, period: company.period, model: this.writer.model, ...cited };
   }
 
   async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal): Promise<Comparison> {
@@ -158,7 +170,9 @@ export class AiService {
         values: companies.map((c, i) => ({ companyId: c.company.id, ticker: c.company.ticker, period: c.period, currency: c.company.currency, value: facts[i]?.value ?? null })),
       };
     });
-    return { comparison, companyIds, period: period ?? 'latest', table, model: this.writer.model, ...citations(sheet, comparison, sheet.passages) };
+    const cited = citations(sheet, comparison, sheet.passages);
+    const note = unverifiedNote(this.writer, cited.grounding);
+    return { comparison: note ? `${comparison} ${note}` : comparison, companyIds, period: period ?? 'latest', table, model: this.writer.model, ...cited };
   }
 
   /**
@@ -205,6 +219,11 @@ export class AiService {
       }
       answer = answer.trim();
       const cited = citations(sheet, answer, sheet.passages);
+      const note = unverifiedNote(this.writer, cited.grounding);
+      if (note) {
+        yield { type: 'TOKEN', text: ` ${note}` };
+        answer = `${answer} ${note}`;
+      }
       yield { type: 'CITATIONS', citations: cited.citations };
       const conversationId = await this.saveConversation(conversation, turns.slice(conversation.history.length), answer);
       yield { type: 'DONE', answer, citations: cited.citations, grounding: cited.grounding, claims: cited.claims, conversationId, model: this.writer.model };
