@@ -49,6 +49,7 @@ describe('question understanding', () => {
       const reading = parseQuestion("What was Brightwater Dynamics' operating income in 2023?", DIRECTORY);
       expect(reading.companies).to.deep.equal([]);
       expect(reading.unknownCompany).to.equal('Brightwater Dynamics');
+      expect(parseQuestion('And what about EBITDA?', DIRECTORY).unknownCompany).to.equal(null);
     });
   });
 

@@ -79,7 +79,9 @@ export function parseQuestion(text: string, directory: CompanyRef[], previous: P
 /** An unknown company name, unless the question names a known one (or inherits one) and the "name" is just a word. */
 function unknownName(text: string, haveCompany: boolean): string | null {
   if (haveCompany) return null;
-  return unknownCompanyName(text);
+  const name = unknownCompanyName(text);
+  // "What about EBITDA?", "risks for Revenue": a metric's name is not a company's.
+  return name && findMetrics(name).length === 0 && !/^(?:I|It|Its|They|Their|This|That|These|Those)$/.test(name) ? name : null;
 }
 
 /** Reads a conversation's user turns in order, each inheriting from the one before; returns the last reading. */
