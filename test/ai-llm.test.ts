@@ -194,6 +194,20 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
       expect(chatRequests()[1].body.messages.some((m: any) => m.role === 'tool' && /revenue/.test(m.content))).to.equal(true);
     });
 
+    it('streams the tool call as a status event over graphql-sse too, before the tokens', async () => {
+      fake.reply = toolThenAnswer({ name: 'search_documents', arguments: { ticker: 'NWSC', query: 'risk factors' } }, () => ['The ', 'filings ', 'name risks.']);
+      const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0, headers: { 'x-api-key': keysFor(app.url).analyst } });
+      const events: Array<{ type: string; text: string | null }> = [];
+      for await (const result of client.iterate({
+        query: 'subscription($input: ChatInput!) { chat(input: $input) { type text } }',
+        variables: { input: { companyIds: [companyId], messages: [{ role: 'user', content: 'What are the risks?' }] } },
+      })) events.push((result.data as any).chat);
+      client.dispose();
+      expect(events.map((e) => e.type).filter((type, i, all) => type !== all[i - 1])).to.deep.equal(['STATUS', 'TOKEN', 'CITATIONS', 'DONE']);
+      expect(events[0].text).to.equal('Looking up: search_documents');
+      expect(events.filter((e) => e.type === 'TOKEN').map((e) => e.text).join('')).to.equal('The filings name risks.');
+    });
+
     it('flags a figure the model did not get from a tool or the facts', async () => {
       fake.reply = toolThenAnswer({ name: 'list_periods', arguments: { ticker: 'NOPE' } }, () => ['Revenue was $777.7 billion in FY2019.']);
       const { body } = await post('/v1/ai/chat', { company_ids: [companyId], messages: [{ role: 'user', content: 'revenue in FY2019?' }] });
