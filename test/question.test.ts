@@ -41,6 +41,9 @@ describe('question understanding', () => {
     it('does not take common words for tickers or generic first names', () => {
       expect(tickers('Give me a general view of free cash flow')).to.deep.equal([]);
       expect(tickers('if the margin rose, go on')).to.deep.equal([]);
+      const withCostco = [...DIRECTORY, { id: 9, ticker: 'COST', name: 'COSTCO WHOLESALE CORP /NEW' }];
+      expect(findCompanies('What was the cost of revenue at MSFT?', withCostco).map((m) => m.company.ticker)).to.deep.equal(['MSFT']);
+      expect(findCompanies('COST and costco margins', withCostco).map((m) => m.company.ticker)).to.deep.equal(['COST']);
       // One-letter tickers (Ford's "F") are too ambiguous to find in prose; two letters in capitals count.
       expect(tickers('GE and F in FY2023')).to.deep.equal(['GE']);
     });

@@ -37,6 +37,16 @@ const GENERIC_WORDS = new Set([
   'revenue', 'income', 'cash', 'net', 'gross', 'total', 'operating', 'free', 'debt', 'profit', 'margin', 'growth', 'fiscal', 'year', 'quarter',
 ]);
 
+/**
+ * Tickers that are also everyday words ("cost", "snow", "meta"): they count only written in capitals, so "the cost of
+ * revenue" does not name Costco.
+ */
+const WORD_TICKERS = new Set([
+  'cost', 'snow', 'meta', 'data', 'cash', 'well', 'home', 'main', 'real', 'life', 'gold', 'fast', 'core', 'true', 'live', 'open', 'play', 'beat',
+  'plus', 'next', 'sale', 'land', 'fund', 'bank', 'care', 'mind', 'work', 'good', 'best', 'more', 'most', 'what', 'that', 'this', 'with', 'from',
+  'have', 'year', 'hold', 'rate', 'earn', 'loss', 'debt', 'grow', 'tech', 'team', 'edge', 'peak', 'blue', 'star', 'rock', 'safe', 'wise', 'path',
+]);
+
 /** Lowercase words without punctuation: "Tesla, Inc.'s" → "tesla inc s"; "&" is kept as a word joiner. */
 export function normalizeWords(text: string): string {
   return text.toLowerCase().replace(/[’']s\b/g, ' ').replace(/[^a-z0-9&]+/g, ' ').trim();
@@ -80,7 +90,7 @@ export function findCompanies(question: string, directory: CompanyRef[]): Compan
     if (ticker.length >= 2) {
       // Positions are compared in the normalized text, so find the ticker there too (case decides only whether it counts).
       const exact = new RegExp(`(?<![A-Za-z0-9])${escape(ticker)}(?![A-Za-z0-9])`).test(question);
-      const anyCase = ticker.length >= 4 && new RegExp(`(?<![A-Za-z0-9])${escape(ticker)}(?![A-Za-z0-9])`, 'i').test(question);
+      const anyCase = ticker.length >= 4 && !WORD_TICKERS.has(ticker.toLowerCase()) && !GENERIC_WORDS.has(ticker.toLowerCase()) && new RegExp(`(?<![A-Za-z0-9])${escape(ticker)}(?![A-Za-z0-9])`, 'i').test(question);
       if (exact || anyCase) note(company, phraseAt(normalized, normalizeWords(ticker)));
     }
     const core = coreName(company.name);
