@@ -261,8 +261,7 @@ export const ROUTES: readonly RestRoute[] = [
       },
     },
     body: ['messages', 'company_ids', 'conversation_id', 'stream'],
-    // STATUS (progress for GraphQL subscribers) is not part of REST's stream: token, citations, done, error.
-    events: { ChatTokenEvent: 'token', ChatCitationsEvent: 'citations', ChatDoneEvent: 'done', ChatErrorEvent: 'error' },
+    events: { ChatStatusEvent: 'status', ChatTokenEvent: 'token', ChatCitationsEvent: 'citations', ChatDoneEvent: 'done', ChatErrorEvent: 'error' },
     variables: (_params, body) => ({
       input: { messages: body!.objectArray('messages', ['role', 'content']), companyIds: body!.intArray('company_ids'), conversationId: body!.string('conversation_id') },
     }),

@@ -63,7 +63,8 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
   it('reports the numbers the model made up', async () => {
     fake.reply = () => ['Revenue was ', '$123.45 billion ', 'and margins hit 97.1%.'];
     const { body } = await post('/v1/ai/summarize', { company_id: companyId });
-    expect(body.data.grounding).to.deep.equal({ numbers_checked: 2, numbers_unsupported: 2, unsupported: ['$123.45 billion', '97.1%'] });
+    expect(body.data.grounding).to.deep.include({ numbers_checked: 2, numbers_unsupported: 2, unsupported: ['$123.45 billion', '97.1%'] });
+    expect(body.data.grounding).to.deep.include({ claims_checked: 2, claims_flagged: 2 });
   });
 
   it('streams the provider\u2019s tokens to the SSE client in order', async () => {
@@ -112,14 +113,17 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
     const plain = await post('/v1/ai/chat', { company_ids: [companyId], messages: [{ role: 'user', content: 'Hi' }] });
     expect(plain.status).to.equal(502);
     expect(plain.body.error.code).to.equal('UPSTREAM_ERROR');
+    // A stream opens with its status event, so the failure is told in it, as the stream's last event.
     const streamed = await postForEvents('/v1/ai/chat', { company_ids: [companyId], messages: [{ role: 'user', content: 'Hi' }] }, undefined, app.url);
-    expect(streamed.status).to.equal(502);
+    expect(streamed.status).to.equal(200);
+    expect(streamed.events.map((e) => e.event)).to.deep.equal(['status', 'error']);
+    expect(streamed.events.at(-1)?.data.code).to.equal('UPSTREAM_ERROR');
   });
 
   it('reports a failure in mid-stream as an error event', async () => {
     fake.chatBehaviour = 'slow'; // never finishes: the deadline cuts it
     const { events } = await postForEvents('/v1/ai/chat', { company_ids: [companyId], messages: [{ role: 'user', content: 'Hi' }] }, undefined, app.url);
-    expect(events[0].event).to.equal('token');
+    expect(events.map((e) => e.event).slice(0, 2)).to.deep.equal(['status', 'token']);
     expect(events.at(-1)).to.deep.include({ event: 'error' });
     expect(events.at(-1)?.data.code).to.equal('UPSTREAM_TIMEOUT');
   });
@@ -158,5 +162,73 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
     const deadline = Date.now() + 1000;
     while (fake.abortedChats === before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(fake.abortedChats).to.equal(before + 1);
+  });
+
+  describe('as a tool-calling agent', () => {
+    /** The fake model: first it asks for a tool, then it answers from what the tool returned. */
+    const toolThenAnswer = (call: { name: string; arguments: unknown }, answer: (toolResult: string) => string[]) =>
+      (messages: Array<{ role: string; content: string }>) => {
+        const result = messages.find((m) => m.role === 'tool');
+        return result ? answer(String(result.content)) : { toolCalls: [call] };
+      };
+
+    it('looks figures up with the service’s own tools, streams a status for the call, and is checked against what the tool returned', async () => {
+      const company = (await request(`/v1/companies/${companyId}`, {}, app.url)).body.data;
+      const periods = (await request(`/v1/companies/${companyId}/periods`, {}, app.url)).body.data;
+      const oldest = periods.filter((p: { period: string }) => p.period.startsWith('FY')).at(-1).period;
+      fake.reply = toolThenAnswer(
+        { name: 'get_figures', arguments: { tickers: [company.ticker], metrics: ['revenue'], periods: oldest } },
+        (result) => {
+          const figure = JSON.parse(result)[0].figures[0];
+          return ['Revenue ', `for ${figure.period} `, `was ${figure.value}.`];
+        },
+      );
+      const { events } = await postForEvents('/v1/ai/chat', { messages: [{ role: 'user', content: `What was ${company.ticker} revenue in ${oldest}?` }] }, undefined, app.url);
+      const kinds = events.map((e) => e.event);
+      expect(kinds).to.include('status');
+      expect(events.filter((e) => e.event === 'status').map((e) => e.data.message)).to.satisfy((messages: string[]) => messages.some((m) => /get_figures/.test(m)));
+      expect(kinds.indexOf('status')).to.be.below(kinds.indexOf('token'));
+      const done = events.at(-1)?.data;
+      expect(done.answer).to.match(new RegExp(`^Revenue for ${oldest} was \\$[\\d.]+ (billion|million)\\.$`));
+      expect(done.grounding.numbers_unsupported).to.equal(0);
+      expect(done.claims.map((c: { verdict: string }) => c.verdict)).to.deep.equal(['SUPPORTED']);
+      // Two model calls: the tool call, then the answer with the tool's result in the conversation.
+      expect(chatRequests()).to.have.length(2);
+      expect(chatRequests()[0].body.tools.map((t: any) => t.function.name)).to.include.members(['get_figures', 'list_periods', 'search_documents']);
+      expect(chatRequests()[1].body.messages.some((m: any) => m.role === 'tool' && /revenue/.test(m.content))).to.equal(true);
+    });
+
+    it('streams the tool call as a status event over graphql-sse too, before the tokens', async () => {
+      fake.reply = toolThenAnswer({ name: 'search_documents', arguments: { ticker: 'NWSC', query: 'risk factors' } }, () => ['The ', 'filings ', 'name risks.']);
+      const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0, headers: { 'x-api-key': keysFor(app.url).analyst } });
+      const events: Array<{ type: string; text?: string; message?: string }> = [];
+      for await (const result of client.iterate({
+        query: 'subscription($input: ChatInput!) { chat(input: $input) { type ... on ChatStatusEvent { message } ... on ChatTokenEvent { text } } }',
+        variables: { input: { companyIds: [companyId], messages: [{ role: 'user', content: 'What are the risks?' }] } },
+      })) events.push((result.data as any).chat);
+      client.dispose();
+      expect(events.map((e) => e.type).filter((type, i, all) => type !== all[i - 1])).to.deep.equal(['STATUS', 'TOKEN', 'CITATIONS', 'DONE']);
+      expect(events.filter((e) => e.type === 'STATUS').map((e) => e.message)).to.include('Looking up: search_documents');
+      expect(events.filter((e) => e.type === 'TOKEN').map((e) => e.text).join('')).to.equal('The filings name risks.');
+    });
+
+    it('flags a figure the model did not get from a tool or the facts', async () => {
+      fake.reply = toolThenAnswer({ name: 'list_periods', arguments: { ticker: 'NOPE' } }, () => ['Revenue was $777.7 billion in FY2019.']);
+      const { body } = await post('/v1/ai/chat', { company_ids: [companyId], messages: [{ role: 'user', content: 'revenue in FY2019?' }] });
+      expect(body.data.grounding.numbers_unsupported).to.equal(1);
+      expect(body.data.claims[0]).to.deep.include({ text: '$777.7 billion' });
+      expect(body.data.claims[0].verdict).to.not.equal('SUPPORTED');
+      // The answer says so itself, after the model's text.
+      expect(body.data.answer).to.match(/^Revenue was \$777\.7 billion in FY2019\. \(Note: one figure in this answer could not be verified/);
+    });
+
+    it('bounds the tool calls: a model that never stops calling tools is cut off', async () => {
+      fake.reply = () => ({ toolCalls: [{ name: 'list_periods', arguments: { ticker: 'NWSC' } }] });
+      const started = Date.now();
+      const { status } = await post('/v1/ai/chat', { company_ids: [companyId], messages: [{ role: 'user', content: 'Loop forever' }] });
+      expect(Date.now() - started).to.be.below(LLM_TIMEOUT_MS * 3 + 2000);
+      expect(status).to.be.oneOf([502, 504]);
+      expect(chatRequests().length).to.be.at.most(3 * 9);
+    });
   });
 });

@@ -163,7 +163,7 @@ describe('AI analysis with the built-in analyst', function () {
       expect(tokens.every((e) => Object.keys(e.data).join() === 'text')).to.equal(true);
       expect(Object.keys(events.at(-2)!.data)).to.deep.equal(['citations']);
       const done = events[events.length - 1].data;
-      expect(done).to.have.all.keys('answer', 'citations', 'grounding', 'conversation_id', 'model');
+      expect(done).to.have.all.keys('answer', 'citations', 'grounding', 'claims', 'conversation_id', 'model');
       expect(tokens.map((e) => e.data.text).join('').trim()).to.equal(done.answer);
       expect(done.grounding.numbers_unsupported).to.equal(0);
       expect(done.citations.length).to.be.above(0);

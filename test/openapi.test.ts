@@ -129,9 +129,9 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
 
   it('documents each streamed chat event, and the events conform', async () => {
     const stream = doc.paths['/v1/ai/chat'].post.responses['200'].content['text/event-stream'];
-    expect(stream['x-events']).to.have.all.keys('token', 'citations', 'done', 'error');
+    expect(stream['x-events']).to.have.all.keys('status', 'token', 'citations', 'done', 'error');
     const { events } = await postForEvents('/v1/ai/chat', { company_ids: [1], messages: [{ role: 'user', content: 'Cash flow?' }] });
-    expect(events.map((e) => e.event)).to.include.members(['token', 'citations', 'done']);
+    expect(events.map((e) => e.event)).to.include.members(['status', 'token', 'citations', 'done']);
     for (const event of events) {
       const validate = ajv.compile(stream['x-events'][event.event]);
       expect(validate(event.data), `${event.event}: ${ajv.errorsText(validate.errors)}`).to.equal(true);

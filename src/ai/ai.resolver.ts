@@ -20,7 +20,7 @@ export class AiResolver {
   @CatalogAuthorized()
   @Subscription(() => ChatEvent, {
     description: 'A chat answer as it is written: STATUS, TOKEN events, then CITATIONS, then DONE (or ERROR). Served at /graphql/stream (graphql-sse).',
-    subscribe: ({ args, context }) => (context as RequestContext).ai.chat((context as RequestContext).loaders, args.input as ChatInput, (context as RequestContext).signal),
+    subscribe: ({ args, context }) => (context as RequestContext).ai.chat((context as RequestContext).loaders, args.input as ChatInput, (context as RequestContext).signal, (context as RequestContext).principal.keyId),
   })
   chat(@Root() event: AnyChatEvent, @Arg('input', () => ChatInput) _input: ChatInput): AnyChatEvent {
     return event;

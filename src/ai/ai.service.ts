@@ -4,13 +4,18 @@ import type { Logger } from '../shared/logger';
 import { AppError, badUserInput, toAppError } from '../shared/errors';
 import type { StatementLoaders } from '../statements/statement.loaders';
 import type { SearchBackend } from '../search/ingestion.service';
-import { DEFAULT_COMPARE_METRICS } from './analyst';
+import { BUILTIN_ANALYST_MODEL, DEFAULT_COMPARE_METRICS } from './analyst';
 import type { AnyChatEvent, ChatErrorEvent, ChatInput, Citation, CompareInput, Comparison, ComparisonRow, SummarizeInput, Summary } from './ai.types';
 import { ClientGone, generate, generateText, Slots, type GenerationLimits } from './generation';
-import { checkGrounding } from './grounding';
+import { checkClaims, checkGrounding, type ClaimReader } from './grounding';
+import { findCompanies } from './question/companies';
+import { findMetrics } from './question/metrics';
 import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type DocumentPassage, type FactSheet } from './facts';
-import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type Writer } from './writer';
-import { findCompanyIdsNamedIn } from '../companies/company.repository';
+import { askedFacts } from './question/asked-facts';
+import { companyDirectory, fiscalYearFilter, passageFilter, passageQuery } from './question/question-context';
+import { parseConversation, type ParsedQuestion } from './question/question';
+import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type ToolRunner, type Writer } from './writer';
+import { ServiceTools } from './agent/service-tools';
 import { findConversation, findConversationMessages, insertConversation, insertConversationMessages, updateConversation } from './conversation.repository';
 
 /** Input caps: what a request may send to the writer. */
@@ -37,11 +42,19 @@ export const COMPARE_METRICS = [
 
 const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
-function citations(sheet: FactSheet, text: string, passages: DocumentPassage[]): { citations: Citation[]; grounding: Summary['grounding'] } {
+function citations(sheet: FactSheet, text: string, passages: DocumentPassage[]): { citations: Citation[]; grounding: Summary['grounding']; claims: Summary['claims'] } {
   const facts = allFacts(sheet);
   // Tickers can be all digits ("2330"): they name a company, they are not figures.
   const names = sheet.companies.map((c) => c.company.ticker).concat(passages.map((p) => p.ticker));
-  const { report, usedFacts } = checkGrounding(text, facts, passages.map((p) => p.content), names);
+  const { report: numbers, usedFacts } = checkGrounding(text, facts, passages.map((p) => p.content), names);
+  const directory = sheet.companies.map((c) => ({ id: c.company.id, ticker: c.company.ticker, name: c.company.name }));
+  const reader: ClaimReader = {
+    companies: (sentence) => findCompanies(sentence, directory).map((m) => ({ companyId: m.company.id, ticker: m.company.ticker })),
+    metrics: (words) => findMetrics(words).map((m) => m.key),
+  };
+  const claims = checkClaims(text, facts, passages, reader, names);
+  const flagged = claims.filter((c) => c.verdict !== 'SUPPORTED').length;
+  const report = { ...numbers, claimsChecked: claims.length, claimsSupported: claims.length - flagged, claimsFlagged: flagged };
   const statementCitations: Citation[] = [...usedFacts].sort((a, b) => a - b).map((index) => {
     const fact = facts[index];
     return {
@@ -53,7 +66,21 @@ function citations(sheet: FactSheet, text: string, passages: DocumentPassage[]):
     kind: 'DOCUMENT', companyId: p.companyId, ticker: p.ticker, period: p.period, statement: null, field: null, value: null,
     chunkId: p.chunkId, documentId: p.documentId, title: p.title,
   }));
-  return { citations: [...statementCitations, ...documentCitations], grounding: report };
+  return {
+    citations: [...statementCitations, ...documentCitations],
+    grounding: report,
+    claims: claims.map(({ text: written, verdict, ticker, period, metric, chunkId }) => ({ text: written, verdict, ticker, period, metric, chunkId })),
+  };
+}
+
+/**
+ * A language model's answer with claims the check could not vouch for ends with a plain note saying so (the claims
+ * themselves are listed in `claims`); the built-in analyst writes only checked facts, so it needs none.
+ */
+function unverifiedNote(writer: Writer, grounding: Summary['grounding']): string | null {
+  if (writer.model === BUILTIN_ANALYST_MODEL || grounding.claimsFlagged === 0) return null;
+  const count = grounding.claimsFlagged;
+  return `(Note: ${count === 1 ? 'one figure' : `${count} figures`} in this answer could not be verified against the stored statements or the cited passages; see the claims.)`;
 }
 
 function periodArgument(period: string | null | undefined): string | null {
@@ -117,10 +144,15 @@ export class AiService {
       throw badUserInput(`summary_type "${input.summaryType}" is not supported; use one of ${SUMMARY_TYPES.join(', ')}`, { accepted: SUMMARY_TYPES });
     }
     const company = await companyFacts(this.dataSource, loaders, input.companyId, periodArgument(input.period));
-    const passages = await relevantPassages(this.search, `${company.company.name} ${PASSAGE_QUERIES[summaryType]}`, [company.company.id], PASSAGES_PER_ANALYSIS);
+    // A summary of a named period quotes that fiscal year's filings only (not a newer year's).
+    const named = periodArgument(input.period);
+    const keep = named && !named.toLowerCase().startsWith('latest') ? fiscalYearFilter(company.period) : undefined;
+    const passages = await relevantPassages(this.search, `${company.company.name} ${PASSAGE_QUERIES[summaryType]}`, [company.company.id], PASSAGES_PER_ANALYSIS, keep);
     const sheet: FactSheet = { companies: [company], passages };
-    const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet }, this.limits, this.slots, signal)).trim();
-    return { summary, summaryType, companyId: company.company.id, period: company.period, model: this.writer.model, ...citations(sheet, summary, passages) };
+    const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)).trim();
+    const cited = citations(sheet, summary, passages);
+    const note = unverifiedNote(this.writer, cited.grounding);
+    return { summary: note ? `${summary} ${note}` : summary, summaryType, companyId: company.company.id, period: company.period, model: this.writer.model, ...cited };
   }
 
   async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal): Promise<Comparison> {
@@ -133,7 +165,7 @@ export class AiService {
     const companies: CompanyFacts[] = [];
     for (const id of companyIds) companies.push(await companyFacts(this.dataSource, loaders, id, period));
     const sheet: FactSheet = { companies, passages: [] };
-    const comparison = (await generateText(this.writer, { kind: 'comparison', sheet, metrics }, this.limits, this.slots, signal)).trim();
+    const comparison = (await generateText(this.writer, { kind: 'comparison', sheet, metrics, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)).trim();
     const table: ComparisonRow[] = metrics.map((metric) => {
       const facts = companies.map((c) => c.current.get(metric));
       const known = facts.find((fact) => fact !== undefined);
@@ -144,7 +176,9 @@ export class AiService {
         values: companies.map((c, i) => ({ companyId: c.company.id, ticker: c.company.ticker, period: c.period, currency: c.company.currency, value: facts[i]?.value ?? null })),
       };
     });
-    return { comparison, companyIds, period: period ?? 'latest', table, model: this.writer.model, ...citations(sheet, comparison, []) };
+    const cited = citations(sheet, comparison, sheet.passages);
+    const note = unverifiedNote(this.writer, cited.grounding);
+    return { comparison: note ? `${comparison} ${note}` : comparison, companyIds, period: period ?? 'latest', table, model: this.writer.model, ...cited };
   }
 
   /**
@@ -152,21 +186,27 @@ export class AiService {
    * its grounding (or ERROR). The conversation is stored when the answer is complete. Aborting `signal` (the client
    * went away) cancels the writer and the provider request.
    */
-  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal): AsyncGenerator<AnyChatEvent> {
+  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal, ownerKeyId: number | null = null): AsyncGenerator<AnyChatEvent> {
     let turns: ChatTurn[];
     let sheet: FactSheet;
-    let conversation: { id: string | null; history: ChatTurn[]; companyIds: number[] };
+    let conversation: { id: string | null; history: ChatTurn[]; companyIds: number[]; ownerKeyId: number | null };
     try {
       turns = validTurns(input.messages);
-      conversation = await this.loadConversation(input.conversationId ?? null);
+      conversation = await this.loadConversation(input.conversationId ?? null, ownerKeyId);
       const history = [...conversation.history, ...turns];
       if (history.reduce((sum, turn) => sum + turn.content.length, 0) > MAX_CONVERSATION_CHARS) {
         throw badUserInput(`the conversation is longer than ${MAX_CONVERSATION_CHARS} characters; start a new one`);
       }
-      const companyIds = input.companyIds?.length
-        ? validCompanyIds(input.companyIds, 1, CAPS.chat.maxCompanies, 'company_ids')
-        : conversation.companyIds.length ? conversation.companyIds : await this.companiesNamedIn(turns[turns.length - 1].content);
-      sheet = await this.chatFacts(loaders, companyIds, turns[turns.length - 1].content);
+      const directory = await companyDirectory(this.dataSource);
+      const userTurns = history.filter((turn) => turn.role === 'user').map((turn) => turn.content);
+      let reading = parseConversation(userTurns, directory) as ParsedQuestion;
+      const refs = (ids: number[]) => ids.map((id) => directory.find((c) => c.id === id) ?? { id, ticker: '', name: '' });
+      if (input.companyIds?.length) {
+        reading = { ...reading, companies: refs(validCompanyIds(input.companyIds, 1, CAPS.chat.maxCompanies, 'company_ids')), unknownCompany: null };
+      } else if (reading.companies.length === 0 && conversation.companyIds.length > 0 && !reading.unknownCompany) {
+        reading = { ...reading, companies: refs(conversation.companyIds) };
+      }
+      sheet = await this.chatFacts(loaders, reading);
       conversation.companyIds = sheet.companies.map((c) => c.company.id);
       turns = history;
     } catch (error) {
@@ -176,19 +216,33 @@ export class AiService {
     yield { type: 'STATUS', message: writingStatus(sheet) };
     let answer = '';
     try {
-      for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns }, this.limits, this.slots, signal)) {
+      for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)) {
+        if (typeof piece !== 'string') {
+          yield { type: 'STATUS', message: piece.status };
+          continue;
+        }
         answer += piece;
         yield { type: 'TOKEN', text: piece };
       }
       answer = answer.trim();
       const cited = citations(sheet, answer, sheet.passages);
+      const note = unverifiedNote(this.writer, cited.grounding);
+      if (note) {
+        yield { type: 'TOKEN', text: ` ${note}` };
+        answer = `${answer} ${note}`;
+      }
       yield { type: 'CITATIONS', citations: cited.citations };
       const conversationId = await this.saveConversation(conversation, turns.slice(conversation.history.length), answer);
-      yield { type: 'DONE', answer, citations: cited.citations, grounding: cited.grounding, conversationId, model: this.writer.model };
+      yield { type: 'DONE', answer, citations: cited.citations, grounding: cited.grounding, claims: cited.claims, conversationId, model: this.writer.model };
     } catch (error) {
       if (error instanceof ClientGone) return;
       yield this.errorEvent(error);
     }
+  }
+
+  /** The service's operations as tools of this request (its loaders), adding what they return to the sheet. */
+  private tools(loaders: StatementLoaders, sheet: FactSheet): ToolRunner {
+    return new ServiceTools(this.dataSource, this.search, loaders, sheet);
   }
 
   /** An ERROR event; a bug is logged with its detail and reported without it. */
@@ -197,43 +251,46 @@ export class AiService {
     return { type: 'ERROR', code, message };
   }
 
-  /** The facts of the chat's companies for the period the question names (or the newest), and matching passages. */
-  private async chatFacts(loaders: StatementLoaders, companyIds: number[], question: string): Promise<FactSheet> {
-    const named = /\b(Q[1-4]-\d{4}|FY\d{4})\b/i.exec(question)?.[1] ?? (/\b(annual|year|fiscal)\b/i.test(question) ? 'latest-fy' : 'latest');
+  /**
+   * The facts a chat question asks for: each named company's statements for the period it names (or its newest),
+   * the exact values asked (company × period × metric, nothing substituted), and passages of those companies' documents,
+   * of the period and document type the question names.
+   */
+  private async chatFacts(loaders: StatementLoaders, reading: ParsedQuestion): Promise<FactSheet> {
+    const companyIds = reading.companies.map((c) => c.id);
+    const single = reading.period?.kind === 'exact' && reading.period.periods.length === 1 ? reading.period.periods[0] : null;
+    const named = single?.label ?? (reading.period?.kind === 'latest' && reading.period.type === 'QUARTER' ? 'latest' : 'latest-fy');
     const companies: CompanyFacts[] = [];
     for (const id of companyIds) {
       try {
         companies.push(await companyFacts(this.dataSource, loaders, id, named));
       } catch (error) {
-        // A named period the company lacks: fall back to its newest figures rather than failing the chat.
+        // The period is not stored: the answer says so first (from `asked`); these are the newest figures, labelled as such.
         if (!(error instanceof AppError && error.code === 'NOT_FOUND' && named !== 'latest')) throw error;
         companies.push(await companyFacts(this.dataSource, loaders, id, 'latest'));
       }
     }
-    const passages = await relevantPassages(this.search, question.slice(0, 1000), companyIds.length ? companyIds : null, PASSAGES_PER_ANALYSIS);
-    return { companies, passages };
+    const asked = await askedFacts(loaders, companies.map((c) => c.company), reading);
+    // Drivers and risks are quoted from the passages: they get more of them to choose from.
+    const documents = reading.intent === 'drivers' || reading.intent === 'risks';
+    const passages = await relevantPassages(this.search, passageQuery(reading), companyIds.length ? companyIds : null, documents ? 2 * PASSAGES_PER_ANALYSIS : PASSAGES_PER_ANALYSIS, passageFilter(reading));
+    return { companies, passages, asked };
   }
 
-  /** Companies a question names by ticker or by name (at most five). */
-  private async companiesNamedIn(question: string): Promise<number[]> {
-    // Tickers are written in capitals; names by their first word (if distinctive enough, five letters or more).
-    const capitals = question.match(/\b[A-Z][A-Z0-9.]{0,9}\b/g) ?? [];
-    return findCompanyIdsNamedIn(this.dataSource.manager, capitals, question, 5);
-  }
-
-  private async loadConversation(id: string | null): Promise<{ id: string | null; history: ChatTurn[]; companyIds: number[] }> {
-    if (id === null) return { id: null, history: [], companyIds: [] };
+  /** A stored conversation of the caller's key; another key's conversation is as unknown as a missing one (404). */
+  private async loadConversation(id: string | null, ownerKeyId: number | null): Promise<{ id: string | null; history: ChatTurn[]; companyIds: number[]; ownerKeyId: number | null }> {
+    if (id === null) return { id: null, history: [], companyIds: [], ownerKeyId };
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badUserInput('conversation_id must be a UUID');
-    const conversation = await findConversation(this.dataSource.manager, id);
+    const conversation = await findConversation(this.dataSource.manager, id, ownerKeyId);
     if (!conversation) throw new AppError('NOT_FOUND', `No conversation ${id}`);
     const history = await findConversationMessages(this.dataSource.manager, id);
-    return { id, history, companyIds: conversation.companyIds };
+    return { id, history, companyIds: conversation.companyIds, ownerKeyId };
   }
 
   /** Stores the new turns and the answer together; returns the conversation id. */
-  private async saveConversation(conversation: { id: string | null; companyIds: number[] }, turns: ChatTurn[], answer: string): Promise<string> {
+  private async saveConversation(conversation: { id: string | null; companyIds: number[]; ownerKeyId: number | null }, turns: ChatTurn[], answer: string): Promise<string> {
     return this.dataSource.transaction(async (manager) => {
-      const id = conversation.id ?? (await insertConversation(manager, conversation.companyIds));
+      const id = conversation.id ?? (await insertConversation(manager, conversation.companyIds, conversation.ownerKeyId));
       if (conversation.id) await updateConversation(manager, id, conversation.companyIds);
       await insertConversationMessages(manager, id, [...turns, { role: 'assistant', content: answer }]);
       return id;

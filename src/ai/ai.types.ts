@@ -51,6 +51,36 @@ export class Grounding {
 
   @Field(() => [String], { description: 'Numbers found in the text that no fact or cited passage supports, as written.' })
   unsupported!: string[];
+
+  @Field(() => Int, { description: 'Figures bound to a claim (company, period, metric as the sentence gives them).' })
+  claimsChecked!: number;
+
+  @Field(() => Int, { description: 'Claims a stored fact or a cited passage supports.' })
+  claimsSupported!: number;
+
+  @Field(() => Int, { description: 'Claims flagged: unsupported, wrong company, period or metric, wrong direction, or contradicting the stored statement.' })
+  claimsFlagged!: number;
+}
+
+@ObjectType({ description: 'A figure of an answer bound to what its sentence says it is, with the verdict of the check.' })
+export class Claim {
+  @Field({ description: 'The figure as written.' })
+  text!: string;
+
+  @Field({ description: 'SUPPORTED, UNSUPPORTED, WRONG_COMPANY, WRONG_PERIOD, WRONG_METRIC, WRONG_DIRECTION or CONTRADICTS_STATEMENT.' })
+  verdict!: string;
+
+  @Field(() => String, { nullable: true, description: 'The company the sentence gives the figure to.' })
+  ticker!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The period label nearest the figure.' })
+  period!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The metric (camelCase) named before the figure.' })
+  metric!: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'The passage that supports it, when a passage does.' })
+  chunkId!: number | null;
 }
 
 @ObjectType()
@@ -72,6 +102,9 @@ export class Summary {
 
   @Field(() => Grounding)
   grounding!: Grounding;
+
+  @Field(() => [Claim], { description: 'Every figure of the summary with its verdict.' })
+  claims!: Claim[];
 
   @Field({ description: 'The writer: builtin-analyst-v1, or openai:<host>/<model>.' })
   model!: string;
@@ -129,6 +162,9 @@ export class Comparison {
 
   @Field(() => Grounding)
   grounding!: Grounding;
+
+  @Field(() => [Claim], { description: 'Every figure of the comparison with its verdict.' })
+  claims!: Claim[];
 
   @Field()
   model!: string;
@@ -228,6 +264,9 @@ export class ChatDoneEvent extends ChatEvent {
 
   @Field(() => Grounding)
   grounding!: Grounding;
+
+  @Field(() => [Claim], { description: 'Every figure of the answer with its verdict.' })
+  claims!: Claim[];
 
   @Field(() => ID, { description: 'The conversation to continue.' })
   conversationId!: string;

@@ -1,3 +1,4 @@
+import { ADDRESSED_TO_READER, answerQuestion, BOILERPLATE } from './question/answer-text';
 import type { CompanyFacts, DocumentPassage, FactSheet, StatementFact } from './facts';
 import { splitSentences } from '../search/chunker';
 import { formatFact, type ChatTurn, type SummaryType, type Writer, type WritingTask } from './writer';
@@ -31,7 +32,6 @@ const SUMMARY_TOPICS: Record<SummaryType, Topic[]> = {
 
 /** Sentences of a document that read as a risk statement; instructions addressed to a reader are never quoted. */
 const RISK_WORDS = /\b(risk|could|may|adverse|uncertain|depend|competition|competitive|regulat|litigation|decline|volatil|disrupt|shortage|exposure|impair)/i;
-const ADDRESSED_TO_READER = /\b(ignore|disregard|forget|instructions?|prompt|assistant|you must|you should|respond with|say that|pretend)\b/i;
 
 class Facts {
   constructor(private readonly company: CompanyFacts) {}
@@ -168,11 +168,15 @@ function cashObservations(f: Facts): Observation[] {
 /** Up to `limit` risk sentences quoted from the company's passages, with their document titles. */
 function documentRisks(passages: DocumentPassage[], limit: number): Observation[] {
   const quotes: Observation[] = [];
+  const quoted = new Set<string>();
   for (const passage of passages) {
-    // Line by line first, so a heading never runs into the sentence after it.
+    // Line by line first, so a heading never runs into the sentence after it; sentences that introduce risks in
+    // general ("The following risk factors should be considered…") name none, and a sentence is quoted once.
     const sentence = passage.content.split(/\n+/).flatMap((line) => splitSentences(line.trim())).find(
-      (candidate) => RISK_WORDS.test(candidate) && !ADDRESSED_TO_READER.test(candidate) && candidate.length >= 40 && candidate.length <= 400,
+      (candidate) => RISK_WORDS.test(candidate) && !ADDRESSED_TO_READER.test(candidate) && !BOILERPLATE.test(candidate)
+        && !quoted.has(candidate) && candidate.length >= 40 && candidate.length <= 400,
     );
+    if (sentence) quoted.add(sentence);
     if (sentence) quotes.push({ topic: 'risks', salience: 1.5 - quotes.length * 0.1, risk: true, sentence: `Its ${passage.title} notes: \u201c${sentence}\u201d` });
     if (quotes.length >= limit) break;
   }
@@ -214,6 +218,9 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 
 /** Metrics where less is better. */
 const LOWER_IS_BETTER = new Set(['debtToEquity', 'netDebtToEbitda', 'totalDebt', 'totalLiabilities']);
+/** Cash outflows, stored negative: they are ranked by size (the largest buyback leads, not the smallest). */
+const OUTFLOWS = new Set(['capitalExpenditure', 'shareRepurchases', 'dividendsPaid']);
+const rankValue = (metric: string, value: number) => (OUTFLOWS.has(metric) ? Math.abs(value) : value);
 
 function compare(sheet: FactSheet, metrics: string[]): string {
   const names = sheet.companies.map((c) => c.company.ticker);
@@ -232,14 +239,14 @@ function compare(sheet: FactSheet, metrics: string[]): string {
       lines.push({ spread: 0, leader: '', sentence: `${capitalized(values[0].fact.label)} is reported in different currencies: ${listed}.` });
       continue;
     }
-    values.sort((a, b) => (LOWER_IS_BETTER.has(metric) ? a.fact.value - b.fact.value : b.fact.value - a.fact.value));
+    values.sort((a, b) => (LOWER_IS_BETTER.has(metric) ? a.fact.value - b.fact.value : rankValue(metric, b.fact.value) - rankValue(metric, a.fact.value)));
     const [best, worst] = [values[0], values[values.length - 1]];
     const scale = Math.max(Math.abs(best.fact.value), Math.abs(worst.fact.value)) || 1;
     const label = capitalized(best.fact.label);
     lines.push({
       spread: Math.abs(best.fact.value - worst.fact.value) / scale,
       leader: best.ticker,
-      sentence: `${label}: ${best.ticker} leads at ${formatFact(best.fact, best.currency)}, against ${formatFact(worst.fact, worst.currency)} for ${worst.ticker}.`,
+      sentence: `${label}: ${best.ticker} leads at ${formatFact({ ...best.fact, value: rankValue(metric, best.fact.value) }, best.currency)}, against ${formatFact({ ...worst.fact, value: rankValue(metric, worst.fact.value) }, worst.currency)} for ${worst.ticker}.`,
     });
   }
   if (lines.length === 0) return `${intro} The stored statements share no comparable figures for these companies.`;
@@ -262,6 +269,8 @@ const QUESTION_TOPICS: Array<[RegExp, Topic]> = [
 
 function answer(sheet: FactSheet, messages: ChatTurn[]): string {
   const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const asked = sheet.asked ? answerQuestion(sheet.asked, sheet.passages) : null;
+  if (asked) return asked;
   const topics = QUESTION_TOPICS.filter(([pattern]) => pattern.test(question)).map(([, topic]) => topic);
   if (sheet.companies.length === 0) {
     const quotes = sheet.passages.slice(0, 2).map((p) => `${p.ticker}\u2019s ${p.title} says: \u201c${splitSentences(p.content.replace(/\s+/g, ' '))[0] ?? ''}\u201d`);

@@ -11,8 +11,12 @@ export interface ConversationRow {
   companyIds: number[];
 }
 
-export async function findConversation(manager: EntityManager, id: string): Promise<ConversationRow | null> {
-  const [row]: ConversationRow[] = await manager.query('SELECT id, company_ids AS "companyIds" FROM conversations WHERE id = $1', [id]);
+/** The conversation `id` if it belongs to this key (null: an anonymous caller's); another key's is not found. */
+export async function findConversation(manager: EntityManager, id: string, ownerKeyId: number | null): Promise<ConversationRow | null> {
+  const [row]: ConversationRow[] = await manager.query(
+    'SELECT id, company_ids AS "companyIds" FROM conversations WHERE id = $1 AND owner_key_id IS NOT DISTINCT FROM $2',
+    [id, ownerKeyId],
+  );
   return row ?? null;
 }
 
@@ -21,9 +25,12 @@ export function findConversationMessages(manager: EntityManager, id: string): Pr
   return manager.query('SELECT role, content FROM conversation_messages WHERE conversation_id = $1 ORDER BY id', [id]);
 }
 
-/** Starts a conversation; returns its id (a UUID). */
-export async function insertConversation(manager: EntityManager, companyIds: number[]): Promise<string> {
-  const [{ id }]: Array<{ id: string }> = await manager.query('INSERT INTO conversations (company_ids) VALUES ($1) RETURNING id', [companyIds]);
+/** Starts a conversation owned by a key (null: anonymous); returns its id (a UUID). */
+export async function insertConversation(manager: EntityManager, companyIds: number[], ownerKeyId: number | null): Promise<string> {
+  const [{ id }]: Array<{ id: string }> = await manager.query(
+    'INSERT INTO conversations (company_ids, owner_key_id) VALUES ($1, $2) RETURNING id',
+    [companyIds, ownerKeyId],
+  );
   return id;
 }
 

@@ -7,25 +7,16 @@ import type { StatementLoaders } from '../statements/statement.loaders';
 import { loadRatios, resolvePeriod } from '../statements/statement.service';
 import type { SearchBackend } from '../search/ingestion.service';
 import { search } from '../search/search.service';
-import type { FactUnit, GroundingFact } from './grounding';
+import type { FactUnit } from './grounding';
+import type { FactSource, StatementFact } from './statement-fact';
+import { askedFactList, type AskedFacts } from './question/asked-facts';
 
 /**
  * Facts first: everything an analysis may say, gathered from the database before a word is written. A writer
  * states these facts and nothing else; the grounding check holds it to that.
  */
 
-export type FactSource = 'income_statement' | 'balance_sheet' | 'cash_flow' | 'ratios' | 'derived';
-
-export interface StatementFact extends GroundingFact {
-  companyId: number;
-  ticker: string;
-  period: string;
-  source: FactSource;
-  /** camelCase field name, e.g. "netIncome", "grossMargin", "revenueChange". */
-  field: string;
-  /** Words for prose, e.g. "net income". */
-  label: string;
-}
+export type { FactSource, StatementFact } from './statement-fact';
 
 export interface DocumentPassage {
   chunkId: number;
@@ -51,6 +42,10 @@ export interface CompanyFacts {
 export interface FactSheet {
   companies: CompanyFacts[];
   passages: DocumentPassage[];
+  /** Chat: the facts the question asked for (each asked company, period and metric), when it named them. */
+  asked?: AskedFacts | null;
+  /** Figures the language-model agent looked up with its tools (the answer is checked against these too). */
+  toolFacts?: StatementFact[];
 }
 
 interface FieldSpec {
@@ -97,7 +92,7 @@ const MARGIN_FIELDS = ['grossMargin', 'operatingMargin', 'netMargin'];
 
 /** Every fact of a sheet, current and prior, in a stable order (indexes are used for citations). */
 export function allFacts(sheet: FactSheet): StatementFact[] {
-  return sheet.companies.flatMap((company) => [...company.current.values(), ...company.prior.values()]);
+  return [...sheet.companies.flatMap((company) => [...company.current.values(), ...company.prior.values()]), ...askedFactList(sheet.asked), ...(sheet.toolFacts ?? [])];
 }
 
 type Row = Record<string, unknown> | null;
@@ -168,9 +163,13 @@ export async function companyFacts(dataSource: DataSource, loaders: StatementLoa
 }
 
 /** The passages of the companies' documents that best match a query (hybrid search), at most `limit`. */
-export async function relevantPassages(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<DocumentPassage[]> {
-  const hits = await search(backend, { query, companyIds, topK: limit, mode: 'HYBRID' });
-  return hits.map(({ chunkId, documentId, companyId, ticker, title, docType, period, content }) => ({
+export async function relevantPassages(
+  backend: SearchBackend, query: string, companyIds: number[] | null, limit: number, keep?: (passage: DocumentPassage) => boolean,
+): Promise<DocumentPassage[]> {
+  // Filters the search does not offer (period, document type) are applied here, over a wider set of hits.
+  const filtered = keep !== undefined && limit < 50;
+  const hits = await search(backend, { query, companyIds, topK: filtered ? Math.min(50, limit * 8) : limit, mode: 'HYBRID' });
+  return hits.filter((hit) => !keep || keep(hit as DocumentPassage)).slice(0, limit).map(({ chunkId, documentId, companyId, ticker, title, docType, period, content }) => ({
     chunkId, documentId, companyId, ticker, title, docType, period, content,
   }));
 }

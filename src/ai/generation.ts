@@ -1,5 +1,5 @@
 import { AppError } from '../shared/errors';
-import type { Writer, WritingTask } from './writer';
+import type { Writer, WriterStatus, WritingTask } from './writer';
 import { withShutdown } from '../shared/request-context';
 
 /** Limits of every call to a writer (see AI_TIMEOUT_MS, AI_MAX_CONCURRENCY). */
@@ -90,7 +90,7 @@ export class ClientGone extends Error {
  * Runs a writer under the limits: a deadline over the whole generation, up to two retries while nothing has been
  * produced yet (a stream cannot be taken back), and cancellation when the caller's signal aborts (client gone).
  */
-export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string> {
+export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string | WriterStatus> {
   try {
     // A generation also ends at the service's shutdown deadline, and then says so (SHUTTING_DOWN).
     yield* attempts(writer, task, limits, slots, withShutdown(caller));
@@ -101,7 +101,7 @@ export async function* generate(writer: Writer, task: WritingTask, limits: Gener
   }
 }
 
-async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string> {
+async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string | WriterStatus> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   // Ended by us when the consumer stops reading early: the provider call must not outlive its slot.
   const own = new AbortController();
@@ -137,6 +137,6 @@ async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLi
 /** The whole text of a generation. */
 export async function generateText(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): Promise<string> {
   let text = '';
-  for await (const piece of generate(writer, task, limits, slots, caller)) text += piece;
+  for await (const piece of generate(writer, task, limits, slots, caller)) if (typeof piece === 'string') text += piece;
   return text;
 }

@@ -66,3 +66,169 @@ export function checkGrounding(
   }
   return { report: { numbersChecked: mentions.length, numbersUnsupported: unsupported.length, unsupported }, usedFacts };
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Claims: each figure bound to what it is said to be
+
+/** A fact with what it is about: the company, the period and the field (camelCase) it is the value of. */
+export interface AttributedFact extends GroundingFact {
+  companyId: number;
+  ticker: string;
+  period: string;
+  field: string;
+}
+
+export interface ClaimPassage {
+  chunkId: number;
+  companyId: number;
+  content: string;
+}
+
+export type ClaimVerdict = 'SUPPORTED' | 'UNSUPPORTED' | 'WRONG_COMPANY' | 'WRONG_PERIOD' | 'WRONG_METRIC' | 'WRONG_DIRECTION' | 'CONTRADICTS_STATEMENT';
+
+export interface Claim {
+  /** The figure as written. */
+  text: string;
+  /** The sentence it is in. */
+  sentence: string;
+  verdict: ClaimVerdict;
+  /** What the sentence says the figure is (null where it does not say). */
+  ticker: string | null;
+  period: string | null;
+  metric: string | null;
+  /** What vouches for it: the index of a fact, or a passage's chunk. */
+  factIndex: number | null;
+  chunkId: number | null;
+}
+
+/** What a sentence says about its figures: the companies it names, and the nearest period label and metric name of each figure. */
+export interface ClaimReader {
+  companies(sentence: string): Array<{ companyId: number; ticker: string }>;
+  /** camelCase metric keys named in a text, in order. */
+  metrics(text: string): string[];
+}
+
+const PERIOD_IN_TEXT = /\b(?:Q[1-4]-\d{4}|FY\d{4})\b/g;
+const RISE = /\b(?:rose|grew|increased|climbed|improved|widened|up|gained|expanded)\b/i;
+const FALL = /\b(?:fell|declined|decreased|dropped|narrowed|down|shrank|contracted|slipped)\b/i;
+const order = (label: string) => {
+  const match = /^(?:Q([1-4])-|FY)(\d{4})$/.exec(label);
+  return match ? Number(match[2]) * 10 + (match[1] ? Number(match[1]) : 5) : 0;
+};
+
+/**
+ * The period label a figure belongs to: the one it is written "in"/"for" right after it ("$391 billion in FY2024"),
+ * else the nearest by distance, the one before it winning a tie ("for FY2025 was $416.2 billion").
+ */
+function periodOf(sentence: string, periods: Array<{ label: string; at: number }>, start: number, end: number): string | null {
+  if (periods.length === 0) return null;
+  const following = /^\s*(?:\([^)]*\)\s*)?(?:in|for|during|at)\s+(Q[1-4]-\d{4}|FY\d{4})\b/.exec(sentence.slice(end));
+  if (following) return following[1];
+  const distance = (p: { label: string; at: number }) => (p.at + p.label.length <= start ? start - (p.at + p.label.length) : p.at - end + 0.5);
+  return periods.reduce((best, p) => (distance(p) < distance(best) ? p : best)).label;
+}
+
+/** A fact's field stands for a metric when it is the metric or a change of it ("revenueChange" for revenue; "revenueGrowth" is one too). */
+function sameMetric(field: string, metric: string): boolean {
+  const base = metric.replace(/Growth$/, '');
+  return field === metric || field === `${base}Change` || (metric.endsWith('Growth') && field === base);
+}
+
+function sentencesWithOffsets(text: string): Array<{ sentence: string; start: number }> {
+  const result: Array<{ sentence: string; start: number }> = [];
+  // Split after ., ! or ? followed by a space (so "$416.2" stays whole).
+  let start = 0;
+  for (const match of text.matchAll(/[.!?](?=\s+[A-Z\u201c"(]|\s*$)/g)) {
+    const end = (match.index as number) + 1;
+    result.push({ sentence: text.slice(start, end), start });
+    start = end;
+  }
+  if (start < text.length && text.slice(start).trim()) result.push({ sentence: text.slice(start), start });
+  return result;
+}
+
+/**
+ * Binds every figure of a text to the fact it claims to be — the company, period and metric its sentence gives
+ * it — or to a passage. A figure equal to a fact of another company, period or metric than its sentence says is
+ * flagged as such; a statement metric's figure that only a passage holds, while the stored statement says otherwise,
+ * contradicts the statement; a direction word against the stored figures ("rose" for a fall) is flagged.
+ */
+export function checkClaims(text: string, facts: AttributedFact[], passages: ClaimPassage[], reader: ClaimReader, names: string[] = []): Claim[] {
+  const claims: Claim[] = [];
+  let lastCompanies: Array<{ companyId: number; ticker: string }> = [];
+  const passageNumbers = passages.map((p) => ({ passage: p, numbers: extractNumbers(p.content) }));
+  const escaped = names.filter((name) => /\d/.test(name)).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  for (const { sentence } of sentencesWithOffsets(text)) {
+    const masked = escaped.length ? sentence.replace(new RegExp(`(?<![\\w.])(?:${escaped.join('|')})(?![\\w])`, 'g'), (n) => ' '.repeat(n.length)) : sentence;
+    const named = reader.companies(sentence);
+    const companies = named.length > 0 ? named : lastCompanies;
+    if (named.length > 0) lastCompanies = named;
+    const periods = [...sentence.matchAll(PERIOD_IN_TEXT)].map((m) => ({ label: m[0], at: m.index as number }));
+    const trailing = /\bTTM\b|trailing twelve months/i.test(sentence);
+    // Text in quotation marks is what a document says: its figures are the document's to vouch for.
+    const quotes = [...sentence.matchAll(/\u201c[^\u201d]*\u201d|"[^"]*"/g)].map((m) => [m.index as number, (m.index as number) + m[0].length]);
+    const mentions = extractNumbers(masked);
+    let windowStart = 0;
+    const bound: Array<{ claim: Claim; fact: AttributedFact | null }> = [];
+    for (const mention of mentions) {
+      const at = masked.indexOf(mention.text, windowStart);
+      const before = sentence.slice(Math.max(windowStart, at - 80), Math.max(at, 0));
+      windowStart = at >= 0 ? at + mention.text.length : windowStart;
+      const metric = reader.metrics(before).at(-1) ?? null;
+      const period = periodOf(sentence, periods, at, at + mention.text.length);
+      const claim: Claim = { text: mention.text, sentence: sentence.trim(), verdict: 'UNSUPPORTED', ticker: companies.length === 1 ? companies[0].ticker : null, period, metric, factIndex: null, chunkId: null };
+      const candidates = facts.map((fact, index) => ({ fact, index })).filter(({ fact }) => supportingFact(mention, [fact]) === 0);
+      const fits = (fact: AttributedFact) => ({
+        company: companies.length === 0 || companies.some((c) => c.companyId === fact.companyId),
+        // A change belongs to the later of the two periods its sentence names, wherever that label stands.
+        period: period === null || fact.period === period || (/Change$/.test(fact.field) && periods.some((p) => p.label === fact.period)) || (trailing && fact.period === 'TTM'),
+        metric: metric === null || sameMetric(fact.field, metric),
+      });
+      const match = candidates.find(({ fact }) => Object.values(fits(fact)).every(Boolean));
+      if (match) {
+        Object.assign(claim, { verdict: 'SUPPORTED', factIndex: match.index });
+        bound.push({ claim, fact: match.fact });
+      } else {
+        const inPassage = passageNumbers.find(({ numbers }) => inDocuments(mention, numbers));
+        // A statement metric's stored value for the company and period the sentence names: a passage cannot overrule it.
+        const stored = metric && period
+          ? facts.find((f) => f.field === metric && f.period === period && COMPATIBLE[mention.kind].includes(f.unit) && companies.some((c) => c.companyId === f.companyId))
+          : undefined;
+        const quoted = quotes.some(([start, end]) => at > start && at < end);
+        if (quoted && inPassage && !stored) Object.assign(claim, { verdict: 'SUPPORTED', chunkId: inPassage.passage.chunkId });
+        else if (candidates.length > 0) {
+          // The nearest miss: the candidate that fits the sentence on the most counts names what is wrong.
+          const score = (fact: AttributedFact) => Object.values(fits(fact)).filter(Boolean).length;
+          const miss = fits(candidates.reduce((best, c) => (score(c.fact) > score(best.fact) ? c : best)).fact);
+          claim.verdict = !miss.company ? 'WRONG_COMPANY' : !miss.period ? 'WRONG_PERIOD' : 'WRONG_METRIC';
+        } else if (stored) claim.verdict = 'CONTRADICTS_STATEMENT';
+        else if (inPassage) Object.assign(claim, { verdict: 'SUPPORTED', chunkId: inPassage.passage.chunkId });
+        bound.push({ claim, fact: null });
+      }
+      claims.push(claim);
+    }
+    checkDirection(sentence, bound);
+  }
+  return claims;
+}
+
+/** "rose"/"fell" against the stored figures: two figures of one company and field in a sentence, or a signed change. */
+function checkDirection(sentence: string, bound: Array<{ claim: Claim; fact: AttributedFact | null }>): void {
+  const rise = RISE.test(sentence);
+  const fall = FALL.test(sentence);
+  if (rise === fall) return; // no direction word, or both (then the sentence describes two moves)
+  const said = rise ? 1 : -1;
+  const known = bound.filter((b): b is { claim: Claim; fact: AttributedFact } => b.fact !== null);
+  for (const change of known.filter((b) => /Change$/.test(b.fact.field) && b.fact.value !== 0)) {
+    if (Math.sign(change.fact.value) !== said) change.claim.verdict = 'WRONG_DIRECTION';
+  }
+  const levels = known.filter((b) => !/Change$/.test(b.fact.field));
+  for (let i = 0; i < levels.length; i += 1) {
+    for (let j = i + 1; j < levels.length; j += 1) {
+      const [a, b] = [levels[i].fact, levels[j].fact];
+      if (a.companyId !== b.companyId || a.field !== b.field || a.period === b.period || a.value === b.value) continue;
+      const [older, newer] = order(a.period) < order(b.period) ? [levels[i], levels[j]] : [levels[j], levels[i]];
+      if (Math.sign(newer.fact.value - older.fact.value) !== said) newer.claim.verdict = 'WRONG_DIRECTION';
+    }
+  }
+}

@@ -26,14 +26,15 @@ const SCALES: Record<string, number> = {
 
 /**
  * A number with an optional currency before it and an optional scale, percent or multiple after it. Period labels
- * (Q3-2024, FY2024) and digits inside words (10-K, Item 1A) are not numbers of the analysis and are skipped.
+ * (Q3-2024, FY2024), digits inside words (10-K, Item 1A) and references to passages (chunk 318) are not numbers of the analysis
+ * and are skipped.
  */
 const MENTION = new RegExp(
   String.raw`(?<![\w.])(?<negative>[-−–](?=\s?(?:\$|USD|\d)))?(?<currency>\$|USD\s?)?(?<digits>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)` +
     String.raw`(?:\s?(?<percent>%|percent\b|per\s?cent\b)|\s?(?<points>percentage points?\b|pp\b|points?\b)|(?<multiple>x\b|×)|\s?(?<scale>thousand|million|billion|trillion|mn|bn|tn|mm|[kmbt])\b)?`,
   'giu',
 );
-const PERIOD_LABEL = /\b(?:Q[1-4][-\s]?\d{4}|FY\s?\d{2,4}|H[12][-\s]?\d{4}|\d{1,2}-[A-Z]|Item\s+\d+[A-Z]?)\b/gi;
+const PERIOD_LABEL = /\b(?:Q[1-4][-\s]?\d{4}|FY\s?\d{2,4}|H[12][-\s]?\d{4}|\d{1,2}-[A-Z]|Item\s+\d+[A-Z]?|chunk\s+\d+)\b/gi;
 
 /** Every number in a text that the grounding check should account for. */
 export function extractNumbers(text: string): NumberMention[] {

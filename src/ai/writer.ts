@@ -9,17 +9,32 @@ export interface ChatTurn {
   content: string;
 }
 
+/**
+ * The service's own operations, for a writer that calls tools (the language-model agent); they run in-process on the
+ * caller's request (its loaders, so its role), and what they return joins the sheet's facts and passages, which the
+ * answer is then checked against.
+ */
+export interface ToolRunner {
+  run(name: string, args: Record<string, unknown>): Promise<string>;
+}
+
 /** What to write, with the facts it must be written from. */
-export type WritingTask =
+export type WritingTask = (
   | { kind: 'summary'; summaryType: SummaryType; sheet: FactSheet }
   | { kind: 'comparison'; sheet: FactSheet; metrics: string[] }
-  | { kind: 'chat'; sheet: FactSheet; messages: ChatTurn[] };
+  | { kind: 'chat'; sheet: FactSheet; messages: ChatTurn[] }
+) & { tools?: ToolRunner };
+
+/** Progress a writer reports between pieces of text, e.g. a tool call ("Looking up AAPL revenue FY2024"). */
+export interface WriterStatus {
+  status: string;
+}
 
 /** Writes analysis text from facts, piece by piece (pieces are streamed to chat clients as they come). */
 export interface Writer {
   /** Reported with every answer, e.g. "builtin-analyst-v1" or "openai:api.openai.com/gpt-4o-mini". */
   readonly model: string;
-  write(task: WritingTask, signal: AbortSignal): AsyncIterable<string>;
+  write(task: WritingTask, signal: AbortSignal): AsyncIterable<string | WriterStatus>;
 }
 
 /** A fact as prose shows it: the unit decides the form ("$8.95 billion", "12.5%", "1.8x", "3.1 percentage points"). */

@@ -61,17 +61,9 @@ export async function findCompanyByCikOrTicker(manager: EntityManager, cik: numb
   return company ?? null;
 }
 
-/** Up to `limit` companies (by id) whose ticker is one of `tickers` (any case) or whose name's first word
- * (five letters or more, to be distinctive) appears in `text`. */
-export async function findCompanyIdsNamedIn(manager: EntityManager, tickers: string[], text: string, limit: number): Promise<number[]> {
-  const rows: Array<{ id: number }> = await manager.query(
-    `SELECT id FROM companies
-      WHERE upper(ticker) = ANY($1::text[])
-         OR (length(split_part(name, ' ', 1)) >= 5 AND strpos(lower($2), lower(split_part(name, ' ', 1))) > 0)
-      ORDER BY id LIMIT $3`,
-    [tickers, text, limit],
-  );
-  return rows.map((row) => row.id);
+/** Every company by id, ticker and name: the directory that question understanding matches names against. */
+export function findCompanyDirectory(manager: EntityManager): Promise<Array<{ id: number; ticker: string; name: string }>> {
+  return manager.query('SELECT id, ticker, name FROM companies ORDER BY id');
 }
 
 export function findAllCompanyRefs(manager: EntityManager): Promise<CompanyRef[]> {

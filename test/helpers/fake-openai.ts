@@ -11,17 +11,22 @@ export interface FakeOpenAI {
   behaviour: 'ok' | 'fail' | 'hang';
   /** What chat completions get: a streamed reply, HTTP 500s, no answer, a broken stream, or a slow endless stream. */
   chatBehaviour: 'ok' | 'fail' | 'hang' | 'malformed' | 'slow';
-  /** The reply's pieces, streamed one per chunk; by default it is computed from the request (see `reply`). */
-  reply: ((messages: Array<{ role: string; content: string }>) => string[]) | null;
+  /**
+   * The reply's pieces, streamed one per chunk, or tool calls (the model asking to run tools); by default it is
+   * computed from the request (see `reply`). Messages are as sent: tool results come back with role "tool".
+   */
+  reply: ((messages: Array<{ role: string; content: string; tool_calls?: unknown[] }>) => string[] | { toolCalls: Array<{ name: string; arguments: unknown }> }) | null;
   /** Chat requests whose connection the client closed before the reply ended. */
   abortedChats: number;
   close(): Promise<void>;
 }
 
-/** A chunk of a streamed chat completion, as the OpenAI API sends it. */
-function chatChunk(content: string | null, finish: string | null = null): string {
-  const delta = content === null ? {} : { content };
-  return `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 0, model: 'fake-chat', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+let completions = 0;
+
+/** A chunk of a streamed chat completion, as the OpenAI API sends it; each completion has its own id, as real ones do. */
+function chatChunk(id: string, content: string | null, finish: string | null = null, toolCalls?: unknown[]): string {
+  const delta = { role: 'assistant', ...(toolCalls ? { tool_calls: toolCalls } : content === null ? {} : { content }) };
+  return `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model: 'fake-chat', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 }
 
 /** Default reply: the first revenue fact of the prompt, restated, so a grounded answer is easy to check. */
@@ -31,7 +36,8 @@ function defaultReply(messages: Array<{ role: string; content: string }>): strin
 }
 
 async function serveChat(fake: FakeOpenAI, req: http.IncomingMessage, res: http.ServerResponse, body: any): Promise<void> {
-  const pieces = (fake.reply ?? defaultReply)(body.messages ?? []);
+  const reply = (fake.reply ?? defaultReply)(body.messages ?? []);
+  const id = `chatcmpl-fake-${(completions += 1)}`;
   let finished = false;
   res.once('close', () => {
     if (!finished) fake.abortedChats += 1;
@@ -52,16 +58,26 @@ async function serveChat(fake: FakeOpenAI, req: http.IncomingMessage, res: http.
   if (fake.chatBehaviour === 'slow') {
     // One piece every 100 ms, for as long as the client listens.
     for (let i = 0; !res.destroyed && i < 600; i += 1) {
-      res.write(chatChunk(`piece${i} `));
+      res.write(chatChunk(id, `piece${i} `));
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return;
   }
-  for (const piece of pieces) {
-    res.write(chatChunk(piece));
+  if (!Array.isArray(reply)) {
+    reply.toolCalls.forEach((call, index) => {
+      const toolCall = { index, id: `call_${completions}_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
+      res.write(chatChunk(id, null, null, [toolCall]));
+    });
+    res.write(chatChunk(id, null, 'tool_calls'));
+    finished = true;
+    res.end('data: [DONE]\n\n');
+    return;
+  }
+  for (const piece of reply) {
+    res.write(chatChunk(id, piece));
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  res.write(chatChunk(null, 'stop'));
+  res.write(chatChunk(id, null, 'stop'));
   finished = true;
   res.end('data: [DONE]\n\n');
 }

@@ -1,0 +1,128 @@
+/**
+ * The service's own operations as tools for the language-model agent: periods, statements and series, ratios,
+ * comparisons and document search. They run in-process with the request's loaders (so with the caller's role), and
+ * every figure or passage they return is added to the fact sheet, which the answer is then checked against.
+ */
+import type { DataSource } from 'typeorm';
+import type { SearchBackend } from '../../search/ingestion.service';
+import type { StatementLoaders } from '../../statements/statement.loaders';
+import { findCompany } from '../../companies/company.service';
+import { AppError, badUserInput } from '../../shared/errors';
+import { relevantPassages, type FactSheet, type StatementFact } from '../facts';
+import { formatFact, type ToolRunner } from '../writer';
+import { askedFacts, type AskedFacts } from '../question/asked-facts';
+import { findMetrics, metricByKey, type Metric } from '../question/metrics';
+import { parsePeriods } from '../question/periods';
+import type { ParsedQuestion } from '../question/question';
+import type { Company } from '../../companies/company.entity';
+
+const MAX_PASSAGES_PER_CALL = 4;
+
+/** The tools as the agent sees them: a name, what it does, and its arguments as JSON Schema. */
+export const TOOL_DEFINITIONS = [
+  {
+    name: 'list_periods',
+    description: 'The fiscal periods stored for a company (FY<yyyy> years and Q<n>-<yyyy> quarters), newest first.',
+    schema: { type: 'object', properties: { ticker: { type: 'string' } }, required: ['ticker'] },
+  },
+  {
+    name: 'get_figures',
+    description: 'Stored figures of one or more companies: statement fields and ratios (e.g. "revenue", "net income", "capex", "gross margin", "EPS") '
+      + 'for periods written as FY2024, Q3-2025, "fiscal 2023 to fiscal 2025", "last 4 quarters", "TTM" or "latest". Says when a period or figure is not stored.',
+    schema: {
+      type: 'object',
+      properties: {
+        tickers: { type: 'array', items: { type: 'string' }, description: '1 to 5 tickers' },
+        metrics: { type: 'array', items: { type: 'string' }, description: 'metric names, e.g. ["revenue", "net margin"]' },
+        periods: { type: 'string', description: 'the periods, e.g. "FY2024", "FY2022 to FY2024", "last 4 quarters", "latest"' },
+      },
+      required: ['tickers', 'metrics'],
+    },
+  },
+  {
+    name: 'search_documents',
+    description: 'Passages of a company\u2019s stored filings that match a query (e.g. "revenue increase driven by", "risk factors supply"), optionally of one period.',
+    schema: {
+      type: 'object',
+      properties: { ticker: { type: 'string' }, query: { type: 'string' }, period: { type: 'string', description: 'optional, e.g. FY2024' } },
+      required: ['ticker', 'query'],
+    },
+  },
+] as const;
+
+export class ServiceTools implements ToolRunner {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly search: SearchBackend,
+    private readonly loaders: StatementLoaders,
+    private readonly sheet: FactSheet,
+  ) {}
+
+  async run(name: string, args: Record<string, unknown>): Promise<string> {
+    try {
+      if (name === 'list_periods') return await this.listPeriods(String(args.ticker ?? ''));
+      if (name === 'get_figures') return await this.figures(args);
+      if (name === 'search_documents') return await this.documents(String(args.ticker ?? ''), String(args.query ?? ''), args.period ? String(args.period) : null);
+      throw badUserInput(`unknown tool ${name}`);
+    } catch (error) {
+      // A tool's failure is the agent's to read (a wrong ticker, a bad period), not the request's end.
+      if (error instanceof AppError) return JSON.stringify({ error: error.message });
+      throw error;
+    }
+  }
+
+  private async company(ticker: string): Promise<Company> {
+    const company = await findCompany(this.dataSource, null, ticker.trim());
+    if (!company) throw new AppError('NOT_FOUND', `No company with ticker ${ticker} in the data (an unknown company)`);
+    return company;
+  }
+
+  private async listPeriods(ticker: string): Promise<string> {
+    const company = await this.company(ticker);
+    const periods = await this.loaders.periods.load(company.id);
+    return JSON.stringify({ ticker: company.ticker, fiscal_year_end_month: company.fiscalYearEnd, currency: company.currency, periods: periods.map((p) => p.period) });
+  }
+
+  private async figures(args: Record<string, unknown>): Promise<string> {
+    const tickers = (Array.isArray(args.tickers) ? args.tickers : [args.tickers]).map(String).slice(0, 5);
+    const companies: Company[] = [];
+    for (const ticker of tickers) companies.push(await this.company(ticker));
+    const names = (Array.isArray(args.metrics) ? args.metrics : [args.metrics]).map(String);
+    const metrics = names.flatMap((name) => metricByKey(name) ?? findMetrics(name)).filter((m, i, all): m is Metric => !!m && all.findIndex((o) => o?.key === m.key) === i);
+    if (metrics.length === 0) throw badUserInput(`no known metric in ${JSON.stringify(names)}`);
+    const period = parsePeriods(String(args.periods ?? 'latest fiscal year'));
+    const question: ParsedQuestion = {
+      text: '', intent: period?.kind === 'range' || period?.kind === 'last' ? 'series' : 'value', companies: companies.map((c) => ({ id: c.id, ticker: c.ticker, name: c.name })),
+      unknownCompany: null, period, metrics, inherited: [],
+    };
+    const asked = await askedFacts(this.loaders, companies, question);
+    this.keep(asked);
+    return JSON.stringify(asked.companies.map((c) => ({
+      ticker: c.company.ticker,
+      currency: c.company.currency,
+      fiscal_year_end_month: c.company.fiscalYearEnd,
+      not_stored_periods: c.missingPeriods,
+      stored_range: c.storedRange,
+      figures: [...c.values, ...c.ttmValues].map((v) => ({ period: v.period, metric: v.metric.label, value: v.fact ? formatFact(v.fact, c.company.currency) : 'not stored' })),
+    })));
+  }
+
+  private keep(asked: AskedFacts): void {
+    const facts: StatementFact[] = asked.companies.flatMap((c) => [...c.values, ...c.ttmValues].flatMap((v) => (v.fact ? [v.fact] : [])));
+    (this.sheet.toolFacts ??= []).push(...facts);
+  }
+
+  private async documents(ticker: string, query: string, period: string | null): Promise<string> {
+    const company = await this.company(ticker);
+    if (!query.trim()) throw badUserInput('query must not be empty');
+    const wanted = period ? parsePeriods(period) : null;
+    const years = wanted?.kind === 'exact' ? new Set(wanted.periods.map((p) => p.fiscalYear)) : null;
+    const passages = await relevantPassages(this.search, query.slice(0, 500), [company.id], MAX_PASSAGES_PER_CALL, (p) => {
+      if (!years) return true;
+      const year = /(\d{4})$/.exec(p.period ?? '')?.[1];
+      return year !== undefined && years.has(Number(year));
+    });
+    for (const passage of passages) if (!this.sheet.passages.some((p) => p.chunkId === passage.chunkId)) this.sheet.passages.push(passage);
+    return JSON.stringify(passages.map((p) => ({ chunk_id: p.chunkId, title: p.title, period: p.period, text: p.content.slice(0, 1500) })));
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Question understanding, shared by the built-in analyst and the language-model path: which companies, periods and
+ * metrics a question asks about, and what it wants (a value, a series, a change, a comparison, drivers or risks).
+ * A follow-up ("And the net income in that year?") inherits what it does not say from the turns before it.
+ */
+import { findCompanies, unknownCompanyName, type CompanyRef } from './companies';
+import { findMetrics, type Metric } from './metrics';
+import { parsePeriods, type PeriodAsk } from './periods';
+
+export type Intent = 'value' | 'series' | 'change' | 'comparison' | 'drivers' | 'risks';
+
+export interface ParsedQuestion {
+  text: string;
+  intent: Intent;
+  companies: CompanyRef[];
+  /** A name the question gives for a company that is not in the data (then `companies` is empty or partial). */
+  unknownCompany: string | null;
+  /** Null: the question names no period (the newest stored one is meant). */
+  period: PeriodAsk | null;
+  metrics: Metric[];
+  /** What was taken from earlier turns. */
+  inherited: Array<'companies' | 'period' | 'metrics'>;
+}
+
+const RISKS = /\b(?:risks?|risk factors?|threats?|headwinds?|uncertaint(?:y|ies)|what could go wrong|exposures?|vulnerab\w*)\b/i;
+const DRIVERS = /\b(?:why|drivers?|driven|drove|reasons?|explain\w*|what caused|caused|behind|contributed|attributable)\b/i;
+const COMPARISON = /\b(?:compare[sd]?|comparison|comparing|versus|vs\.?|against|relative to|better|worse|higher|lower|bigger|larger|smaller|more than|less than|which (?:company|one|of))\b/i;
+const CHANGE = /\b(?:grow|grew|grown|growth|change[sd]?|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|fall|fell|drop(?:ped)?|compared (?:with|to) the (?:year|quarter) before|year[- ]over[- ]year|yoy|y\/y|by how much)\b/i;
+const SERIES = /\b(?:trend|develop(?:ed|ment)?|evolve[sd]?|over (?:the|time)|history|each|every|series|quarterly|by quarter|by year|over the last|over the past)\b/i;
+/** A follow-up that leans on the turn before: "And …", "What about …", "that year", "its …". */
+const FOLLOW_UP = /^\s*(?:and|also|what about|how about|same|now|then)\b|\b(?:that|the same) (?:year|quarter|period)\b|\b(?:its|their|it|they|them)\b/i;
+
+/** Whether the metric is itself a growth ratio (then "growth" is a value, not a change to compute). */
+const isGrowthRatio = (metric: Metric) => metric.source === 'ratio' && /Growth$/.test(metric.key);
+
+function intentOf(text: string, companies: number, period: PeriodAsk | null, metrics: Metric[]): Intent {
+  if (RISKS.test(text)) return 'risks';
+  if (DRIVERS.test(text)) return 'drivers';
+  if (companies > 1 && (COMPARISON.test(text) || /\band\b|,/i.test(text))) return 'comparison';
+  if (period && (period.kind === 'range' || period.kind === 'last')) return 'series';
+  if (period?.kind === 'exact' && period.periods.length > 1) return 'series';
+  if (CHANGE.test(text) && !metrics.every(isGrowthRatio)) return 'change';
+  if (SERIES.test(text) && period === null) return 'series';
+  return 'value';
+}
+
+/**
+ * Reads one question. `previous` is the reading of the conversation's earlier question (if any): a follow-up takes
+ * its companies, period and metrics when it names none of its own.
+ */
+export function parseQuestion(text: string, directory: CompanyRef[], previous: ParsedQuestion | null = null): ParsedQuestion {
+  const mentions = findCompanies(text, directory);
+  let companies = mentions.map((m) => m.company).slice(0, 5);
+  let period = parsePeriods(text);
+  let metrics = findMetrics(text);
+  const inherited: ParsedQuestion['inherited'] = [];
+  const followUp = previous !== null && (FOLLOW_UP.test(text) || companies.length === 0 || metrics.length === 0 || period === null);
+  if (previous && followUp) {
+    if (companies.length === 0 && previous.companies.length > 0) {
+      companies = previous.companies;
+      inherited.push('companies');
+    }
+    if (period === null && previous.period !== null) {
+      period = previous.period;
+      inherited.push('period');
+    }
+    if (metrics.length === 0 && previous.metrics.length > 0 && !RISKS.test(text) && !DRIVERS.test(text)) {
+      metrics = previous.metrics;
+      inherited.push('metrics');
+    }
+  }
+  const unknownCompany = companies.length === 0 || mentions.length === 0 ? unknownName(text, companies.length > 0) : null;
+  let intent = intentOf(text, companies.length, period, metrics);
+  // A follow-up of a "why" or risk question about another metric keeps asking why ("And what about its operating expenses?").
+  if (previous && inherited.includes('companies') && (previous.intent === 'drivers') && intent === 'value' && /^\s*(?:and|what about|how about)\b/i.test(text)) intent = 'drivers';
+  return { text, intent, companies, unknownCompany, period, metrics, inherited };
+}
+
+/** An unknown company name, unless the question names a known one (or inherits one) and the "name" is just a word. */
+function unknownName(text: string, haveCompany: boolean): string | null {
+  if (haveCompany) return null;
+  const name = unknownCompanyName(text);
+  // "What about EBITDA?", "risks for Revenue": a metric's name is not a company's.
+  return name && findMetrics(name).length === 0 && !/^(?:I|It|Its|They|Their|This|That|These|Those)$/.test(name) ? name : null;
+}
+
+/** Reads a conversation's user turns in order, each inheriting from the one before; returns the last reading. */
+export function parseConversation(userTurns: string[], directory: CompanyRef[]): ParsedQuestion | null {
+  let reading: ParsedQuestion | null = null;
+  for (const turn of userTurns) reading = parseQuestion(turn, directory, reading);
+  return reading;
+}

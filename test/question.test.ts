@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import { coreName, findCompanies, type CompanyRef } from '../src/ai/question/companies';
+import { findMetrics } from '../src/ai/question/metrics';
+import { parsePeriods } from '../src/ai/question/periods';
+import { parseConversation, parseQuestion } from '../src/ai/question/question';
+
+/** A directory like the database's, with the names as the SEC spells them. */
+const DIRECTORY: CompanyRef[] = [
+  { id: 1, ticker: 'MSFT', name: 'MICROSOFT CORP' },
+  { id: 2, ticker: 'GOOGL', name: 'Alphabet Inc.' },
+  { id: 3, ticker: 'AMZN', name: 'AMAZON COM INC' },
+  { id: 4, ticker: 'KO', name: 'The Coca-Cola Company' },
+  { id: 5, ticker: 'F', name: 'Ford Motor Co' },
+  { id: 6, ticker: 'MRVL', name: 'Marvell Technology, Inc.' },
+  { id: 7, ticker: 'GE', name: 'General Electric Company' },
+  { id: 8, ticker: 'SNOW', name: 'Snowflake Inc.' },
+];
+
+const tickers = (question: string) => findCompanies(question, DIRECTORY).map((m) => m.company.ticker);
+const labels = (text: string) => {
+  const ask = parsePeriods(text);
+  return ask?.kind === 'exact' ? ask.periods.map((p) => p.label) : ask;
+};
+
+describe('question understanding', () => {
+  describe('companies', () => {
+    it('strips legal suffixes and punctuation from registered names', () => {
+      expect(coreName('MICROSOFT CORP')).to.equal('microsoft');
+      expect(coreName('Marvell Technology, Inc.')).to.equal('marvell');
+      expect(coreName('The Coca-Cola Company')).to.equal('coca cola');
+    });
+
+    it('finds companies by ticker, name and brand, ignoring case and punctuation, in the order named', () => {
+      expect(tickers('How did microsoft, Inc. do?')).to.deep.equal(['MSFT']);
+      expect(tickers('Google versus Amazon.com on capex')).to.deep.equal(['GOOGL', 'AMZN']);
+      expect(tickers('Is coca-cola more profitable than MSFT?')).to.deep.equal(['KO', 'MSFT']);
+      expect(tickers("marvell's R&D and snowflake's margins")).to.deep.equal(['MRVL', 'SNOW']);
+      expect(tickers('what about amzn')).to.deep.equal(['AMZN']);
+    });
+
+    it('does not take common words for tickers or generic first names', () => {
+      expect(tickers('Give me a general view of free cash flow')).to.deep.equal([]);
+      expect(tickers('if the margin rose, go on')).to.deep.equal([]);
+      const withCostco = [...DIRECTORY, { id: 9, ticker: 'COST', name: 'COSTCO WHOLESALE CORP /NEW' }];
+      expect(findCompanies('What was the cost of revenue at MSFT?', withCostco).map((m) => m.company.ticker)).to.deep.equal(['MSFT']);
+      expect(findCompanies('COST and costco margins', withCostco).map((m) => m.company.ticker)).to.deep.equal(['COST']);
+      // One-letter tickers (Ford's "F") are too ambiguous to find in prose; two letters in capitals count.
+      expect(tickers('GE and F in FY2023')).to.deep.equal(['GE']);
+    });
+
+    it('calls a company that is not in the data unknown', () => {
+      const reading = parseQuestion("What was Brightwater Dynamics' operating income in 2023?", DIRECTORY);
+      expect(reading.companies).to.deep.equal([]);
+      expect(reading.unknownCompany).to.equal('Brightwater Dynamics');
+      expect(parseQuestion('And what about EBITDA?', DIRECTORY).unknownCompany).to.equal(null);
+    });
+  });
+
+  describe('periods', () => {
+    it('reads fiscal years as people write them', () => {
+      for (const text of ['in fiscal 2023', 'for FY 2023', 'FY23 numbers', 'the 2023 fiscal year', 'in fiscal year 2023', "FY'23"]) {
+        expect(labels(text), text).to.deep.equal(['FY2023']);
+      }
+    });
+
+    it('reads fiscal quarters as people write them', () => {
+      for (const text of ['Q1 2026', 'in Q1 FY26', 'the first quarter of fiscal 2026', 'Q1-2026', 'fiscal Q1 2026', 'Q1 of fiscal year 2026', '2026 Q1']) {
+        expect(labels(text), text).to.deep.equal(['Q1-2026']);
+      }
+    });
+
+    it('reads ranges, the last n periods, every quarter of a year, TTM and latest', () => {
+      expect(parsePeriods('from 2019 to 2022')).to.deep.include({ kind: 'range' });
+      expect((parsePeriods('between FY2021 and FY2019') as any).from.label).to.equal('FY2019');
+      expect(parsePeriods('over the last 5 years')).to.deep.equal({ kind: 'last', count: 5, type: 'ANNUAL' });
+      expect(parsePeriods('in the past eight quarters')).to.deep.equal({ kind: 'last', count: 8, type: 'QUARTER' });
+      const quarters = parsePeriods('each quarter of fiscal 2022') as any;
+      expect([quarters.from.label, quarters.to.label]).to.deep.equal(['Q1-2022', 'Q4-2022']);
+      expect(parsePeriods('TTM free cash flow')).to.deep.equal({ kind: 'ttm' });
+      expect(parsePeriods('the latest quarter')).to.deep.equal({ kind: 'latest', type: 'QUARTER', said: true });
+      expect(parsePeriods('how is it doing')).to.equal(null);
+    });
+  });
+
+  describe('metrics', () => {
+    it('finds statement fields and ratios by their common names, longest name first', () => {
+      const keys = (text: string) => findMetrics(text).map((m) => m.key);
+      expect(keys('net sales and profit')).to.deep.equal(['revenue', 'netIncome']);
+      expect(keys('capex vs R&D')).to.deep.equal(['capitalExpenditure', 'researchAndDevelopment']);
+      expect(keys('its cash position')).to.deep.equal(['cashAndEquivalents']);
+      expect(keys('diluted EPS')).to.deep.equal(['epsDiluted']);
+      expect(keys('gross profit margin')).to.deep.equal(['grossMargin']);
+      expect(keys('stockholders\u2019 equity and ROE')).to.deep.equal(['totalEquity', 'returnOnEquity']);
+      expect(keys('cash from operations and free cash flow')).to.deep.equal(['operatingCashFlow', 'freeCashFlow']);
+      expect(keys('How is it doing on cash flow?')).to.deep.equal([]);
+    });
+  });
+
+  describe('intents and follow-ups', () => {
+    const intent = (text: string) => parseQuestion(text, DIRECTORY).intent;
+    it('tells a value, a series, a change, a comparison, drivers and risks apart', () => {
+      expect(intent('Microsoft revenue FY2022')).to.equal('value');
+      expect(intent('How did Ford net income develop from 2019 to 2021?')).to.equal('series');
+      expect(intent('How much did MSFT operating income grow in fiscal 2022?')).to.equal('change');
+      expect(intent('Compare Google and Amazon capex in 2023')).to.equal('comparison');
+      expect(intent('Why did Snowflake revenue grow?')).to.equal('drivers');
+      expect(intent('What are the main risks for Marvell?')).to.equal('risks');
+    });
+
+    it('lets a follow-up inherit company, period and metric from the turns before', () => {
+      const reading = parseConversation(['What was Coca-Cola net income in Q2 2023?', 'And its revenue?', 'What about fiscal 2021?'], DIRECTORY);
+      expect(reading?.companies.map((c) => c.ticker)).to.deep.equal(['KO']);
+      expect(reading?.metrics.map((m) => m.key)).to.deep.equal(['revenue']);
+      expect(labels(reading?.text ?? '')).to.deep.equal(['FY2021']);
+      expect(reading?.inherited).to.include.members(['companies', 'metrics']);
+    });
+  });
+});
