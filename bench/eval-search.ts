@@ -77,7 +77,7 @@ async function createCompanies(database: Database, prefix: string, names: string
 /** Stores passages as documents; returns document id → the passage ids it stands for (identical texts share one). */
 async function ingestPassages(
   backend: SearchBackend,
-  passages: Array<{ id: string; companyId: number; text: string; docType: string }>,
+  passages: Array<{ id: string; companyId: number; text: string; docType: string; period?: string | null }>,
   json: boolean,
 ): Promise<{ passagesOf: Map<number, string[]>; seconds: number; fitSeconds: number; chunks: number }> {
   const passagesOf = new Map<number, string[]>();
@@ -86,7 +86,7 @@ async function ingestPassages(
   for (const [index, passage] of passages.entries()) {
     if (!passage.text.trim()) continue;
     const { document, created } = await ingestDocument(backend, {
-      companyId: passage.companyId, title: passage.id.slice(0, 300), docType: passage.docType, content: passage.text, format: 'TEXT',
+      companyId: passage.companyId, title: passage.id.slice(0, 300), docType: passage.docType, period: passage.period ?? null, content: passage.text, format: 'TEXT',
     });
     if (created) chunks += document.chunkCount;
     passagesOf.set(document.id, [...(passagesOf.get(document.id) ?? []), passage.id]);
@@ -145,8 +145,15 @@ interface FinanceBenchQuery {
   full_doc_in_corpus: boolean;
 }
 
+/** The fiscal period a filing covers, as its ingestion would state it: FY<year> for a 10-K, Q<n>-<year> for a 10-Q. */
+function periodOf(page: { doc_name: string; doc_type: string; doc_period: number }): string | null {
+  if (page.doc_type === '10k') return `FY${page.doc_period}`;
+  const quarter = /(\d{4})Q([1-4])/.exec(page.doc_name);
+  return page.doc_type === '10q' && quarter ? `Q${quarter[2]}-${quarter[1]}` : null;
+}
+
 async function evaluateFinanceBench(backend: SearchBackend, database: Database, options: Options) {
-  const corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; gics_sector: string; text: string }>(
+  const corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; doc_period: number; gics_sector: string; text: string }>(
     path.join(options.folder, 'financebench', 'corpus.jsonl'),
   );
   const queries = await readJsonl<FinanceBenchQuery>(options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'));
@@ -156,7 +163,9 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
   progress(options.json, `FinanceBench: ingesting ${corpus.length} pages of ${companyIds.size} companies`);
   const ingestion = await ingestPassages(
     backend,
-    corpus.map((page) => ({ id: page.id, companyId: companyIds.get(page.company) as number, text: page.text, docType: docTypes[page.doc_type] ?? 'other' })),
+    corpus.map((page) => ({
+      id: page.id, companyId: companyIds.get(page.company) as number, text: page.text, docType: docTypes[page.doc_type] ?? 'other', period: periodOf(page),
+    })),
     options.json,
   );
   const docOf = new Map(corpus.map((page) => [page.id, page.doc_name]));
