@@ -67,7 +67,8 @@ describe('result diversity', () => {
   });
 
   it('collapses near-duplicates and caps chunks per document, filling up with the deferred ones', () => {
-    const text = (i: number) => `Distinct passage number ${'abcdefghij'[i]} about topic ${'klmnopqrst'[i]} and more words ${'uvwxyzabcd'[i]}x.`;
+    const text = (i: number) =>
+      `Passage ${['alpha', 'bravo', 'charlie', 'delta'][i]} covers ${['copper', 'nickel', 'cobalt', 'lithium'][i]} prices and ${['rail', 'ship', 'truck', 'air'][i]} freight.`;
     const ranked = [
       { id: 1, documentId: 10, content: text(0) },
       { id: 2, documentId: 11, content: `${text(0)} ` }, // the same passage in another document

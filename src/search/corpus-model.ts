@@ -80,6 +80,7 @@ export class CorpusModel implements EmbeddingModels {
   private bulkLoads = 0;
   private worker: Worker | null = null;
   private closed = false;
+  private retry: NodeJS.Timeout | null = null;
   /** True once the heartbeat found the lease taken over (this instance stalled past its expiry): stop writing. */
   private leaseLost: () => boolean = () => false;
 
@@ -159,9 +160,25 @@ export class CorpusModel implements EmbeddingModels {
    * and renewed by a heartbeat while the work runs, so it expires soon after its holder dies. A model that was never
    * made ready belongs to a refit that died (only the lease holder writes one): its vectors are dropped first.
    */
+  /**
+   * Another instance holds the lease: look again once it would have expired, so a refit that is due happens even
+   * when its holder died and no further document arrives.
+   */
+  private retryAfterLease(): void {
+    if (this.retry || this.closed || !this.settings.backgroundRefit) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.documentsAdded();
+    }, (REFIT_LEASE_SECONDS + 1) * 1000);
+    this.retry.unref();
+  }
+
   private async withRefitLock(work: () => Promise<boolean>): Promise<boolean> {
     const manager = this.dataSource.manager;
-    if (!(await takeLease(manager, this.instance, REFIT_LEASE_SECONDS))) return false;
+    if (!(await takeLease(manager, this.instance, REFIT_LEASE_SECONDS))) {
+      this.retryAfterLease();
+      return false;
+    }
     let lost = false;
     const heartbeat = setInterval(() => {
       renewLease(manager, this.instance, REFIT_LEASE_SECONDS)
@@ -274,6 +291,7 @@ export class CorpusModel implements EmbeddingModels {
   /** Stops a running refit (its half-written model is never switched to) and waits for it to let go. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
     await this.worker?.terminate();
     await this.refit?.catch(() => undefined);
   }

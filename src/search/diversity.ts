@@ -1,4 +1,4 @@
-import { termsOf } from './terms';
+import { tokenize } from './terms';
 
 /**
  * Choosing what to show from a ranked list: passages that say the same thing (the same paragraph in Item 1 and in
@@ -10,8 +10,9 @@ export const NEAR_DUPLICATE_SIMILARITY = 0.8;
 /** Chunks of one document shown before the chunks of other documents get their turn. */
 export const MAX_CHUNKS_PER_DOCUMENT = 2;
 
+/** Words and numbers of a passage: two tables alike but for their figures are different passages. */
 export function termSet(text: string): Set<string> {
-  return new Set(termsOf(text));
+  return new Set(tokenize(text));
 }
 
 export function jaccard(a: Set<string>, b: Set<string>): number {

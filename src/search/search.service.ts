@@ -164,9 +164,6 @@ async function vectorLeg(backend: SearchBackend, query: string, filter: ChunkFil
   });
 }
 
-/** Fused candidates looked at per result, so near-duplicates and a document's extra chunks can be passed over. */
-const POOL_PER_RESULT = 3;
-
 /** Hybrid (or single-leg) search over document chunks, best first, near-duplicates collapsed, spread over documents. */
 export async function search(backend: SearchBackend, request: SearchRequest): Promise<SearchHit[]> {
   const { query, topK, filter, mode } = validate(request);
@@ -185,7 +182,8 @@ export async function search(backend: SearchBackend, request: SearchRequest): Pr
 
   const fused = reciprocalRankFusion([text.map((r) => r.id), vector.map((r) => r.id)], RRF_K, HYBRID_WEIGHTS);
   const legScore = new Map((mode === 'TEXT' ? text : vector).map((r) => [r.id, r.score]));
-  const pool = fused.slice(0, topK * POOL_PER_RESULT);
+  // Near-duplicates and a document's extra chunks are passed over, so look further down than topK.
+  const pool = fused.slice(0, candidates);
   if (pool.length === 0) return [];
   const missing = pool.map((entry) => entry.id).filter((id) => !texts.has(id));
   if (missing.length > 0) for (const [id, row] of await chunkTexts(backend.dataSource.manager, missing)) texts.set(id, row);
