@@ -35,10 +35,11 @@ export class SearchIndex1764500000000 implements MigrationInterface {
         frequency smallint NOT NULL,
         chunk_terms integer NOT NULL,
         impact real NOT NULL,
-        PRIMARY KEY (term, chunk_id)
+        PRIMARY KEY (term, company_id, chunk_id)
       )`);
+    // The key serves a company's postings of a term and exact look-ups of (term, company, chunk); this index serves
+    // the best postings of a term across all companies.
     await runner.query('CREATE INDEX IF NOT EXISTS chunk_postings_impact_idx ON chunk_postings (term, impact DESC)');
-    await runner.query('CREATE INDEX IF NOT EXISTS chunk_postings_company_idx ON chunk_postings (company_id, term)');
     // The text leg no longer reads PostgreSQL's own full-text vector: dropping it saves its upkeep on every insert.
     await runner.query('DROP INDEX IF EXISTS document_chunks_search_idx');
     await runner.query('ALTER TABLE document_chunks DROP COLUMN IF EXISTS search_vector');

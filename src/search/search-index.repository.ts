@@ -74,10 +74,11 @@ export interface Posting {
 export function postingsOfTopChunks(manager: EntityManager, terms: string[], perTerm: number): Promise<Posting[]> {
   return manager.query(
     `WITH candidates AS (
-       SELECT DISTINCT best.chunk_id FROM unnest($1::text[]) AS q(term)
-        CROSS JOIN LATERAL (SELECT p.chunk_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
+       SELECT DISTINCT best.chunk_id, best.company_id FROM unnest($1::text[]) AS q(term)
+        CROSS JOIN LATERAL (SELECT p.chunk_id, p.company_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
      SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms
-       FROM candidates c JOIN chunk_postings p ON p.chunk_id = c.chunk_id AND p.term = ANY($1::text[])`,
+       FROM candidates c CROSS JOIN unnest($1::text[]) AS q(term)
+       JOIN chunk_postings p ON p.term = q.term AND p.company_id = c.company_id AND p.chunk_id = c.chunk_id`,
     [terms, perTerm],
   );
 }
