@@ -1,13 +1,14 @@
 /**
  * Retrieval evaluation of the search module on real public data (not part of `npm test`: the data is not shipped).
  *
- *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N]
+ *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N] [--quick]
  *
  * FinanceBench: every page of `<folder>/financebench/corpus.jsonl` is stored as one document of its company; each
  * question of `queries_dev.jsonl` (or --queries) is searched and the chunks are mapped back to pages. Reports
  * Recall@5, Recall@10, MRR@10 and document Hit@1 for the text leg, the vector leg and hybrid, globally and filtered
  * by company. TAT-QA: every context of the questions' split becomes a "company", so a company-filtered search ranks
- * the passages of one context; reports Recall@1, Recall@3 and MRR.
+ * the passages of one context; reports Recall@1, Recall@3 and MRR. `--quick` is for development iterations: the
+ * FinanceBench companies of the first QUICK_COMPANIES questions' companies only (their whole filings), no TAT-QA.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,7 @@ import type { SearchMode } from '../src/search/search.types';
 
 const MODES: SearchMode[] = ['TEXT', 'VECTOR', 'HYBRID'];
 const CHUNKS_PER_QUERY = 50;
+const QUICK_COMPANIES = 8;
 
 interface Options {
   folder: string;
@@ -32,21 +34,23 @@ interface Options {
   fusionGrid: boolean;
   skipTatqa: boolean;
   tatqaLimit: number | null;
+  quick: boolean;
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, tatqaLimit: null };
+  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, tatqaLimit: null, quick: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') options.json = true;
     else if (arg === '--skip-tatqa') options.skipTatqa = true;
     else if (arg === '--fusion-grid') options.fusionGrid = true;
+    else if (arg === '--quick') options.quick = options.skipTatqa = true;
     else if (arg === '--queries') options.queries = argv[++i];
     else if (arg === '--tatqa-limit') options.tatqaLimit = Number(argv[++i]);
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new Error(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N]');
+  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N] [--quick]');
   return options;
 }
 
@@ -153,10 +157,15 @@ function periodOf(page: { doc_name: string; doc_type: string; doc_period: number
 }
 
 async function evaluateFinanceBench(backend: SearchBackend, database: Database, options: Options) {
-  const corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; doc_period: number; gics_sector: string; text: string }>(
+  let corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; doc_period: number; gics_sector: string; text: string }>(
     path.join(options.folder, 'financebench', 'corpus.jsonl'),
   );
-  const queries = await readJsonl<FinanceBenchQuery>(options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'));
+  let queries = await readJsonl<FinanceBenchQuery>(options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'));
+  if (options.quick) {
+    const kept = new Set([...new Set(queries.map((query) => query.company))].slice(0, QUICK_COMPANIES));
+    queries = queries.filter((query) => kept.has(query.company));
+    corpus = corpus.filter((page) => kept.has(page.company));
+  }
   const sectors = new Map(corpus.map((page) => [page.company, page.gics_sector]));
   const companyIds = await createCompanies(database, 'FB', [...sectors.keys()], (name) => sectors.get(name) ?? 'Unknown');
   const docTypes: Record<string, string> = { '10k': '10-K', '10q': '10-Q', '8k': '8-K', earnings: 'press-release' };
