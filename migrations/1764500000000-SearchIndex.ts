@@ -35,17 +35,49 @@ export class SearchIndex1764500000000 implements MigrationInterface {
         frequency smallint NOT NULL,
         chunk_terms integer NOT NULL,
         impact real NOT NULL,
-        PRIMARY KEY (term, company_id, chunk_id)
+        PRIMARY KEY (company_id, term, chunk_id)
       )`);
-    // The key serves a company's postings of a term and exact look-ups of (term, company, chunk); this index serves
+    // The key serves a company's postings of a term and exact look-ups of (company, term, chunk); this index serves
     // the best postings of a term across all companies.
     await runner.query('CREATE INDEX IF NOT EXISTS chunk_postings_impact_idx ON chunk_postings (term, impact DESC)');
+    // Chunks leave the index with them however they go: deleted (a company or document removed, by cascade) or
+    // truncated (the demo seed starts over). Triggers rather than a foreign key: a key would cost a look-up per
+    // posting on every ingestion.
+    await runner.query(`
+      CREATE OR REPLACE FUNCTION search_index_forget_chunks() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        WITH removed AS (
+          DELETE FROM chunk_postings p USING gone g WHERE p.company_id = g.company_id AND p.chunk_id = g.id RETURNING p.term
+        ), per_term AS (SELECT term, count(*)::int AS chunks FROM removed GROUP BY term)
+        UPDATE search_terms t SET chunks = t.chunks - per_term.chunks FROM per_term WHERE t.term = per_term.term;
+        UPDATE search_corpus_stats
+           SET chunks = chunks - (SELECT count(*) FROM gone WHERE term_count IS NOT NULL),
+               total_terms = total_terms - (SELECT coalesce(sum(term_count), 0) FROM gone)
+         WHERE id = 1;
+        RETURN NULL;
+      END $$`);
+    await runner.query(`
+      CREATE OR REPLACE FUNCTION search_index_forget_all() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        TRUNCATE chunk_postings, search_terms, search_corpus_stats;
+        RETURN NULL;
+      END $$`);
+    await runner.query('DROP TRIGGER IF EXISTS document_chunks_leave_search_index ON document_chunks');
+    await runner.query(`CREATE TRIGGER document_chunks_leave_search_index AFTER DELETE ON document_chunks
+      REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION search_index_forget_chunks()`);
+    await runner.query('DROP TRIGGER IF EXISTS document_chunks_empty_search_index ON document_chunks');
+    await runner.query(`CREATE TRIGGER document_chunks_empty_search_index AFTER TRUNCATE ON document_chunks
+      FOR EACH STATEMENT EXECUTE FUNCTION search_index_forget_all()`);
     // The text leg no longer reads PostgreSQL's own full-text vector: dropping it saves its upkeep on every insert.
     await runner.query('DROP INDEX IF EXISTS document_chunks_search_idx');
     await runner.query('ALTER TABLE document_chunks DROP COLUMN IF EXISTS search_vector');
   }
 
   async down(runner: QueryRunner): Promise<void> {
+    await runner.query('DROP TRIGGER IF EXISTS document_chunks_empty_search_index ON document_chunks');
+    await runner.query('DROP TRIGGER IF EXISTS document_chunks_leave_search_index ON document_chunks');
+    await runner.query('DROP FUNCTION IF EXISTS search_index_forget_all()');
+    await runner.query('DROP FUNCTION IF EXISTS search_index_forget_chunks()');
     await runner.query(`ALTER TABLE document_chunks ADD COLUMN IF NOT EXISTS search_vector tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED`);
     await runner.query('CREATE INDEX IF NOT EXISTS document_chunks_search_idx ON document_chunks USING gin (search_vector)');
     await runner.query('DROP TABLE IF EXISTS chunk_postings');

@@ -128,4 +128,29 @@ describe('search: context of chunks, filters and diversity', () => {
     const { body } = await post('/v1/search', { query: word, mode: 'text', top_k: 3 });
     expect(body.data.map((hit: any) => hit.document_id)).to.include(shortId);
   });
+
+  it('keeps the BM25 statistics true when a company and its documents are deleted', async () => {
+    const consistent = async () => {
+      const [stats] = await sql('SELECT chunks::int AS chunks, total_terms::int AS terms FROM search_corpus_stats');
+      const [actual] = await sql('SELECT count(*)::int AS chunks, sum(term_count)::int AS terms FROM document_chunks');
+      const [{ mismatched }] = await sql(
+        `SELECT count(*)::int AS mismatched FROM search_terms t
+          WHERE t.chunks <> (SELECT count(*) FROM chunk_postings p WHERE p.term = t.term)`,
+      );
+      return { stats, actual, mismatched };
+    };
+    const before = await consistent();
+    expect(before.stats).to.deep.equal(before.actual);
+    await sql('DELETE FROM companies WHERE id = ANY($1::int[])', [[quill, brant]]);
+    const after = await consistent();
+    expect(after.stats).to.deep.equal(after.actual);
+    expect(after.stats.chunks).to.be.below(before.stats.chunks);
+    expect(after.mismatched).to.equal(0);
+    expect(await sql('SELECT 1 FROM chunk_postings WHERE company_id = ANY($1::int[])', [[quill, brant]])).to.deep.equal([]);
+    const { body } = await post('/v1/search', { query: `${topic} supply`, mode: 'text' });
+    expect(body.data.filter((hit: any) => [quill, brant].includes(hit.company_id))).to.deep.equal([]);
+  });
+
+  // The shared database holds only the demo companies for the other suites.
+  after(() => sql('DELETE FROM companies WHERE id = ANY($1::int[])', [[quill, brant]]));
 });

@@ -91,7 +91,7 @@ export function postingsOfChunks(manager: EntityManager, terms: string[], chunks
   return manager.query(
     `SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms
        FROM unnest($2::int[], $3::int[]) AS c(chunk_id, company_id) CROSS JOIN unnest($1::text[]) AS q(term)
-       JOIN chunk_postings p ON p.term = q.term AND p.company_id = c.company_id AND p.chunk_id = c.chunk_id`,
+       JOIN chunk_postings p ON p.company_id = c.company_id AND p.term = q.term AND p.chunk_id = c.chunk_id`,
     [terms, chunks.map((c) => c.chunkId), chunks.map((c) => c.companyId)],
   );
 }
