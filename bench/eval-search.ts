@@ -1,7 +1,7 @@
 /**
  * Retrieval evaluation of the search module on real public data (not part of `npm test`: the data is not shipped).
  *
- *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N] [--quick]
+ *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick]
  *
  * FinanceBench: every page of `<folder>/financebench/corpus.jsonl` is stored as one document of its company; each
  * question of `queries_dev.jsonl` (or --queries) is searched and the chunks are mapped back to pages. Reports
@@ -33,16 +33,18 @@ interface Options {
   json: boolean;
   fusionGrid: boolean;
   skipTatqa: boolean;
+  skipFinancebench: boolean;
   tatqaLimit: number | null;
   quick: boolean;
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, tatqaLimit: null, quick: false };
+  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, skipFinancebench: false, tatqaLimit: null, quick: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') options.json = true;
     else if (arg === '--skip-tatqa') options.skipTatqa = true;
+    else if (arg === '--skip-financebench') options.skipFinancebench = true;
     else if (arg === '--fusion-grid') options.fusionGrid = true;
     else if (arg === '--quick') options.quick = options.skipTatqa = true;
     else if (arg === '--queries') options.queries = argv[++i];
@@ -50,7 +52,7 @@ function readOptions(argv: string[]): Options {
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new Error(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N] [--quick]');
+  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick]');
   return options;
 }
 
@@ -266,18 +268,20 @@ async function main(): Promise<void> {
     // Every passage is stored first; the built-in model is then fitted once on the whole corpus (see ingestPassages).
     backend = await prepareSearch(database, config, createLogger('error'), { backgroundRefit: false });
     const report: Record<string, unknown> = { embedder: null, database: database.kind };
-    report.financebench = await evaluateFinanceBench(backend, database, options);
+    if (!options.skipFinancebench) report.financebench = await evaluateFinanceBench(backend, database, options);
     report.embedder = (await backend.models.current())?.model ?? 'none';
     if (!options.skipTatqa) report.tatqa = await evaluateTatqa(backend, database, options);
     if (options.json) {
       process.stdout.write(`${JSON.stringify(report, (_key, value) => (typeof value === 'number' ? round(value) : value))}\n`);
       return;
     }
-    const fb = report.financebench as Awaited<ReturnType<typeof evaluateFinanceBench>>;
-    process.stdout.write(`\nembedder ${report.embedder}; FinanceBench ${fb.pages} pages (${fb.chunks} chunks, ingested in ${fb.ingest_seconds} s, model fitted in ${fb.fit_seconds} s), ${fb.queries} queries\n`);
-    printTable('FinanceBench, queries whose document is fully in the corpus', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.full_doc])));
-    printTable('FinanceBench, all queries', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.all])));
-    if (options.fusionGrid) printTable('FinanceBench fusion grid (full-document queries; text leg weight 1)', fb.fusion_grid);
+    const fb = report.financebench as Awaited<ReturnType<typeof evaluateFinanceBench>> | undefined;
+    if (fb) {
+      process.stdout.write(`\nembedder ${report.embedder}; FinanceBench ${fb.pages} pages (${fb.chunks} chunks, ingested in ${fb.ingest_seconds} s, model fitted in ${fb.fit_seconds} s), ${fb.queries} queries\n`);
+      printTable('FinanceBench, queries whose document is fully in the corpus', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.full_doc])));
+      printTable('FinanceBench, all queries', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.all])));
+      if (options.fusionGrid) printTable('FinanceBench fusion grid (full-document queries; text leg weight 1)', fb.fusion_grid);
+    }
     if (report.tatqa) {
       const tq = report.tatqa as Awaited<ReturnType<typeof evaluateTatqa>>;
       printTable(`TAT-QA dev, ${tq.queries} questions ranked within their context (${tq.passages} passages)`, tq.results);
