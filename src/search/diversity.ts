@@ -1,4 +1,4 @@
-import { tokenize } from './terms';
+import { termsOf } from './terms';
 
 /**
  * Choosing what to show from a ranked list: passages that say the same thing (the same paragraph in Item 1 and in
@@ -10,9 +10,12 @@ export const NEAR_DUPLICATE_SIMILARITY = 0.8;
 /** Chunks of one document shown before the chunks of other documents get their turn. */
 export const MAX_CHUNKS_PER_DOCUMENT = 2;
 
-/** Words and numbers of a passage: two tables alike but for their figures are different passages. */
+/**
+ * Content words and years of a passage. (Counting every number too, so that tables alike but for their figures
+ * differ, collapsed fewer copies and measured worse on FinanceBench: by company R@10 0.506 against 0.519.)
+ */
 export function termSet(text: string): Set<string> {
-  return new Set(tokenize(text));
+  return new Set(termsOf(text));
 }
 
 export function jaccard(a: Set<string>, b: Set<string>): number {

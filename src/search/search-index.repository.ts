@@ -66,33 +66,20 @@ export interface Posting {
   chunk_terms: number;
 }
 
-/** A posting as the impact index gives it: enough to rank approximately, and to look the chunk's postings up. */
-export interface ImpactPosting {
-  chunk_id: number;
-  company_id: number;
-  term: string;
-  impact: number;
-}
-
 /**
- * The best `perTerm` postings of each term by precomputed impact, read from the impact index: a rare term's whole
- * list, a common term's best part, so a query costs at most `perTerm` rows per term however common its words are.
+ * The best `perTerm` chunks of each term by precomputed impact (read from the impact index, so a common term costs
+ * `perTerm` rows, not its whole posting list: a rare term's whole list, a common term's best part), then every
+ * posting of the query terms in those chunks (exact look-ups of the key), to score them exactly.
  */
-export function topPostings(manager: EntityManager, terms: string[], perTerm: number): Promise<ImpactPosting[]> {
+export function postingsOfTopChunks(manager: EntityManager, terms: string[], perTerm: number): Promise<Posting[]> {
   return manager.query(
-    `SELECT best.chunk_id, best.company_id, q.term, best.impact FROM unnest($1::text[]) AS q(term)
-      CROSS JOIN LATERAL (SELECT p.chunk_id, p.company_id, p.impact FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best`,
-    [terms, perTerm],
-  );
-}
-
-/** Every posting of the query terms in the given chunks (exact look-ups of the key), to score them exactly. */
-export function postingsOfChunks(manager: EntityManager, terms: string[], chunks: Array<{ chunkId: number; companyId: number }>): Promise<Posting[]> {
-  return manager.query(
-    `SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms
-       FROM unnest($2::int[], $3::int[]) AS c(chunk_id, company_id) CROSS JOIN unnest($1::text[]) AS q(term)
+    `WITH candidates AS (
+       SELECT DISTINCT best.chunk_id, best.company_id FROM unnest($1::text[]) AS q(term)
+        CROSS JOIN LATERAL (SELECT p.chunk_id, p.company_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
+     SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms
+       FROM candidates c CROSS JOIN unnest($1::text[]) AS q(term)
        JOIN chunk_postings p ON p.company_id = c.company_id AND p.term = q.term AND p.chunk_id = c.chunk_id`,
-    [terms, chunks.map((c) => c.chunkId), chunks.map((c) => c.companyId)],
+    [terms, perTerm],
   );
 }
 

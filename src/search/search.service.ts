@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import { AppError, badUserInput } from '../shared/errors';
 import { parseExactPeriod } from '../statements/fiscal-period';
 import { inverseDocumentFrequency, proximityBonus, queryTerms, termImpact } from './bm25';
@@ -8,7 +7,7 @@ import { reciprocalRankFusion, RRF_K } from './fusion';
 import { toVectorLiteral } from './embedder';
 import { DOC_TYPES, parseDate, type SearchBackend } from './ingestion.service';
 import {
-  chunksPerTerm, chunkTexts, corpusStats, hitRows, nearestChunks, postingsOfChunks, postingsWithin, topPostings, restrictsDocuments,
+  chunksPerTerm, chunkTexts, corpusStats, hitRows, nearestChunks, postingsOfTopChunks, postingsWithin, restrictsDocuments,
   type ChunkFilter, type Posting,
 } from './search-index.repository';
 import type { SearchHit, SearchMode } from './search.types';
@@ -109,8 +108,6 @@ function validate(request: SearchRequest) {
 const MAX_QUERY_TERMS = 32;
 /** A global query reads at most this many postings per term, the highest-impact first. */
 const POSTINGS_PER_TERM = 400;
-/** Chunks of a global query's best postings that are scored exactly (all their query terms, current statistics). */
-const EXACTLY_SCORED = 300;
 /** BM25-ranked chunks that the phrase boost looks at. */
 const PHRASE_RERANK = 100;
 /** Weight of the phrase boost relative to BM25. */
@@ -134,7 +131,7 @@ async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilte
   if (present.length === 0 || stats.chunks === 0) return [];
   const idf = new Map(present.map((term) => [term, inverseDocumentFrequency(stats.chunks, frequencies.get(term) as number)]));
   const filtered = filter.companyIds !== null || restrictsDocuments(filter);
-  const postings: Posting[] = filtered ? await postingsWithin(manager, present, filter) : await postingsOfBestChunks(manager, present, idf);
+  const postings: Posting[] = filtered ? await postingsWithin(manager, present, filter) : await postingsOfTopChunks(manager, present, POSTINGS_PER_TERM);
 
   const scores = new Map<number, number>();
   for (const posting of postings) {
@@ -155,22 +152,6 @@ async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilte
   return head.slice(0, limit);
 }
 
-/**
- * A global query's postings to score: the best postings of each term from the impact index rank chunks
- * approximately (a chunk missing from a common term's truncated list counts nothing for it), and the best of those
- * are then read whole — every query term — to be scored exactly.
- */
-async function postingsOfBestChunks(manager: EntityManager, terms: string[], idf: Map<string, number>): Promise<Posting[]> {
-  const approximate = new Map<number, { companyId: number; score: number }>();
-  for (const posting of await topPostings(manager, terms, POSTINGS_PER_TERM)) {
-    const entry = approximate.get(posting.chunk_id) ?? { companyId: posting.company_id, score: 0 };
-    entry.score += (idf.get(posting.term) as number) * posting.impact;
-    approximate.set(posting.chunk_id, entry);
-  }
-  const best = [...approximate].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]).slice(0, EXACTLY_SCORED);
-  return postingsOfChunks(manager, terms, best.map(([chunkId, { companyId }]) => ({ chunkId, companyId })));
-}
-
 /** Vector leg: nearest chunks by cosine distance through the model's HNSW index, within the filter. */
 async function vectorLeg(backend: SearchBackend, query: string, filter: ChunkFilter, limit: number): Promise<RankedId[]> {
   const embedder = await backend.models.current();
@@ -182,6 +163,10 @@ async function vectorLeg(backend: SearchBackend, query: string, filter: ChunkFil
     vector: toVectorLiteral(embedding), model: embedder.model, dimensions: embedder.dimensions, filter, limit, iterativeScan: backend.iterativeScan,
   });
 }
+
+/** Fused candidates looked at per result (and at least), so near-duplicates and a document's extra chunks can be passed over. */
+const POOL_PER_RESULT = 3;
+const MIN_POOL = 50;
 
 /** Hybrid (or single-leg) search over document chunks, best first, near-duplicates collapsed, spread over documents. */
 export async function search(backend: SearchBackend, request: SearchRequest): Promise<SearchHit[]> {
@@ -202,7 +187,7 @@ export async function search(backend: SearchBackend, request: SearchRequest): Pr
   const fused = reciprocalRankFusion([text.map((r) => r.id), vector.map((r) => r.id)], RRF_K, HYBRID_WEIGHTS);
   const legScore = new Map((mode === 'TEXT' ? text : vector).map((r) => [r.id, r.score]));
   // Near-duplicates and a document's extra chunks are passed over, so look further down than topK.
-  const pool = fused.slice(0, candidates);
+  const pool = fused.slice(0, Math.max(topK * POOL_PER_RESULT, MIN_POOL));
   if (pool.length === 0) return [];
   const missing = pool.map((entry) => entry.id).filter((id) => !texts.has(id));
   if (missing.length > 0) for (const [id, row] of await chunkTexts(backend.dataSource.manager, missing)) texts.set(id, row);
