@@ -1,13 +1,14 @@
 /**
  * Retrieval evaluation of the search module on real public data (not part of `npm test`: the data is not shipped).
  *
- *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N]
+ *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick]
  *
  * FinanceBench: every page of `<folder>/financebench/corpus.jsonl` is stored as one document of its company; each
  * question of `queries_dev.jsonl` (or --queries) is searched and the chunks are mapped back to pages. Reports
  * Recall@5, Recall@10, MRR@10 and document Hit@1 for the text leg, the vector leg and hybrid, globally and filtered
  * by company. TAT-QA: every context of the questions' split becomes a "company", so a company-filtered search ranks
- * the passages of one context; reports Recall@1, Recall@3 and MRR.
+ * the passages of one context; reports Recall@1, Recall@3 and MRR. `--quick` is for development iterations: the
+ * FinanceBench companies of the first QUICK_COMPANIES questions' companies only (their whole filings), no TAT-QA.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,7 @@ import type { SearchMode } from '../src/search/search.types';
 
 const MODES: SearchMode[] = ['TEXT', 'VECTOR', 'HYBRID'];
 const CHUNKS_PER_QUERY = 50;
+const QUICK_COMPANIES = 8;
 
 interface Options {
   folder: string;
@@ -31,22 +33,26 @@ interface Options {
   json: boolean;
   fusionGrid: boolean;
   skipTatqa: boolean;
+  skipFinancebench: boolean;
   tatqaLimit: number | null;
+  quick: boolean;
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, tatqaLimit: null };
+  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, skipFinancebench: false, tatqaLimit: null, quick: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') options.json = true;
     else if (arg === '--skip-tatqa') options.skipTatqa = true;
+    else if (arg === '--skip-financebench') options.skipFinancebench = true;
     else if (arg === '--fusion-grid') options.fusionGrid = true;
+    else if (arg === '--quick') options.quick = options.skipTatqa = true;
     else if (arg === '--queries') options.queries = argv[++i];
     else if (arg === '--tatqa-limit') options.tatqaLimit = Number(argv[++i]);
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new Error(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--tatqa-limit N]');
+  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick]');
   return options;
 }
 
@@ -77,7 +83,7 @@ async function createCompanies(database: Database, prefix: string, names: string
 /** Stores passages as documents; returns document id → the passage ids it stands for (identical texts share one). */
 async function ingestPassages(
   backend: SearchBackend,
-  passages: Array<{ id: string; companyId: number; text: string; docType: string }>,
+  passages: Array<{ id: string; companyId: number; text: string; docType: string; period?: string | null }>,
   json: boolean,
 ): Promise<{ passagesOf: Map<number, string[]>; seconds: number; fitSeconds: number; chunks: number }> {
   const passagesOf = new Map<number, string[]>();
@@ -86,7 +92,7 @@ async function ingestPassages(
   for (const [index, passage] of passages.entries()) {
     if (!passage.text.trim()) continue;
     const { document, created } = await ingestDocument(backend, {
-      companyId: passage.companyId, title: passage.id.slice(0, 300), docType: passage.docType, content: passage.text, format: 'TEXT',
+      companyId: passage.companyId, title: passage.id.slice(0, 300), docType: passage.docType, period: passage.period ?? null, content: passage.text, format: 'TEXT',
     });
     if (created) chunks += document.chunkCount;
     passagesOf.set(document.id, [...(passagesOf.get(document.id) ?? []), passage.id]);
@@ -145,18 +151,32 @@ interface FinanceBenchQuery {
   full_doc_in_corpus: boolean;
 }
 
+/** The fiscal period a filing covers, as its ingestion would state it: FY<year> for a 10-K, Q<n>-<year> for a 10-Q. */
+function periodOf(page: { doc_name: string; doc_type: string; doc_period: number }): string | null {
+  if (page.doc_type === '10k') return `FY${page.doc_period}`;
+  const quarter = /(\d{4})Q([1-4])/.exec(page.doc_name);
+  return page.doc_type === '10q' && quarter ? `Q${quarter[2]}-${quarter[1]}` : null;
+}
+
 async function evaluateFinanceBench(backend: SearchBackend, database: Database, options: Options) {
-  const corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; gics_sector: string; text: string }>(
+  let corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; doc_period: number; gics_sector: string; text: string }>(
     path.join(options.folder, 'financebench', 'corpus.jsonl'),
   );
-  const queries = await readJsonl<FinanceBenchQuery>(options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'));
+  let queries = await readJsonl<FinanceBenchQuery>(options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'));
+  if (options.quick) {
+    const kept = new Set([...new Set(queries.map((query) => query.company))].slice(0, QUICK_COMPANIES));
+    queries = queries.filter((query) => kept.has(query.company));
+    corpus = corpus.filter((page) => kept.has(page.company));
+  }
   const sectors = new Map(corpus.map((page) => [page.company, page.gics_sector]));
   const companyIds = await createCompanies(database, 'FB', [...sectors.keys()], (name) => sectors.get(name) ?? 'Unknown');
   const docTypes: Record<string, string> = { '10k': '10-K', '10q': '10-Q', '8k': '8-K', earnings: 'press-release' };
   progress(options.json, `FinanceBench: ingesting ${corpus.length} pages of ${companyIds.size} companies`);
   const ingestion = await ingestPassages(
     backend,
-    corpus.map((page) => ({ id: page.id, companyId: companyIds.get(page.company) as number, text: page.text, docType: docTypes[page.doc_type] ?? 'other' })),
+    corpus.map((page) => ({
+      id: page.id, companyId: companyIds.get(page.company) as number, text: page.text, docType: docTypes[page.doc_type] ?? 'other', period: periodOf(page),
+    })),
     options.json,
   );
   const docOf = new Map(corpus.map((page) => [page.id, page.doc_name]));
@@ -248,18 +268,20 @@ async function main(): Promise<void> {
     // Every passage is stored first; the built-in model is then fitted once on the whole corpus (see ingestPassages).
     backend = await prepareSearch(database, config, createLogger('error'), { backgroundRefit: false });
     const report: Record<string, unknown> = { embedder: null, database: database.kind };
-    report.financebench = await evaluateFinanceBench(backend, database, options);
+    if (!options.skipFinancebench) report.financebench = await evaluateFinanceBench(backend, database, options);
     report.embedder = (await backend.models.current())?.model ?? 'none';
     if (!options.skipTatqa) report.tatqa = await evaluateTatqa(backend, database, options);
     if (options.json) {
       process.stdout.write(`${JSON.stringify(report, (_key, value) => (typeof value === 'number' ? round(value) : value))}\n`);
       return;
     }
-    const fb = report.financebench as Awaited<ReturnType<typeof evaluateFinanceBench>>;
-    process.stdout.write(`\nembedder ${report.embedder}; FinanceBench ${fb.pages} pages (${fb.chunks} chunks, ingested in ${fb.ingest_seconds} s, model fitted in ${fb.fit_seconds} s), ${fb.queries} queries\n`);
-    printTable('FinanceBench, queries whose document is fully in the corpus', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.full_doc])));
-    printTable('FinanceBench, all queries', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.all])));
-    if (options.fusionGrid) printTable('FinanceBench fusion grid (full-document queries; text leg weight 1)', fb.fusion_grid);
+    const fb = report.financebench as Awaited<ReturnType<typeof evaluateFinanceBench>> | undefined;
+    if (fb) {
+      process.stdout.write(`\nembedder ${report.embedder}; FinanceBench ${fb.pages} pages (${fb.chunks} chunks, ingested in ${fb.ingest_seconds} s, model fitted in ${fb.fit_seconds} s), ${fb.queries} queries\n`);
+      printTable('FinanceBench, queries whose document is fully in the corpus', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.full_doc])));
+      printTable('FinanceBench, all queries', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.all])));
+      if (options.fusionGrid) printTable('FinanceBench fusion grid (full-document queries; text leg weight 1)', fb.fusion_grid);
+    }
     if (report.tatqa) {
       const tq = report.tatqa as Awaited<ReturnType<typeof evaluateTatqa>>;
       printTable(`TAT-QA dev, ${tq.queries} questions ranked within their context (${tq.passages} passages)`, tq.results);

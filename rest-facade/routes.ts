@@ -22,6 +22,15 @@ export interface RouteDoc {
 
 const PERIOD = { type: 'string', description: 'Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default) or latest-fy', examples: ['FY2024', 'Q3-2026', 'latest'] };
 const ID_LIST = { type: 'array', items: { type: 'integer' } };
+const STRING_LIST = { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: CAPS.search.maxListFilter };
+/** Filters of POST /v1/search beyond companies. */
+const SEARCH_FILTERS = {
+  periods: { ...STRING_LIST, description: 'Fiscal periods of the documents, e.g. ["FY2024", "Q3-2024"]' },
+  doc_types: { ...STRING_LIST, description: 'Document types, e.g. ["10-K", "earnings-call"]' },
+  sections: { ...STRING_LIST, description: 'Sections: an item ("Item 7") or words of a section title ("risk factors")' },
+  published_from: { type: 'string', format: 'date', description: 'Documents published on or after this date' },
+  published_to: { type: 'string', format: 'date', description: 'Documents published on or before this date' },
+};
 
 /** One `/v1` endpoint: which stored GraphQL operation serves it, with which variables, and which part of the result. */
 export interface RestRoute {
@@ -159,15 +168,22 @@ export const ROUTES: readonly RestRoute[] = [
           query: { type: 'string', minLength: 1, maxLength: CAPS.search.maxQueryChars },
           company_ids: { ...ID_LIST, minItems: 1, maxItems: CAPS.search.maxCompanyFilter },
           top_k: { type: 'integer', minimum: 1, maximum: CAPS.search.maxTopK, default: CAPS.search.defaultTopK },
-          mode: { enum: ['hybrid', 'text', 'vector'] } },
+          mode: { enum: ['hybrid', 'text', 'vector'] },
+          ...SEARCH_FILTERS,
+        },
       },
     },
-    body: ['query', 'company_ids', 'top_k', 'mode'],
+    body: ['query', 'company_ids', 'top_k', 'mode', 'periods', 'doc_types', 'sections', 'published_from', 'published_to'],
     variables: (_params, body) => ({
       query: body!.requiredString('query'),
       companyIds: body!.intArray('company_ids'),
       topK: body!.int('top_k'),
       mode: body!.string('mode')?.toUpperCase(),
+      periods: body!.stringArray('periods'),
+      docTypes: body!.stringArray('doc_types'),
+      sections: body!.stringArray('sections'),
+      publishedFrom: body!.string('published_from'),
+      publishedTo: body!.string('published_to'),
     }),
     data: (result) => result.search,
   },
@@ -184,10 +200,11 @@ export const ROUTES: readonly RestRoute[] = [
         properties: {
           company_id: { type: 'integer' }, title: { type: 'string' }, doc_type: { enum: CAPS.ingestDocument.docTypes }, content: { type: 'string' },
           format: { enum: ['text', 'markdown', 'html'] }, period: PERIOD, published_at: { type: 'string', format: 'date' }, source_url: { type: 'string', format: 'uri' },
+          section: { type: 'string', maxLength: 300, description: 'Section title when the document is one section of a filing' },
         },
       },
     },
-    body: ['company_id', 'title', 'doc_type', 'content', 'format', 'period', 'published_at', 'source_url'],
+    body: ['company_id', 'title', 'doc_type', 'content', 'format', 'period', 'published_at', 'source_url', 'section'],
     maxBodyBytes: 'documents',
     variables: (_params, body) => ({
       input: {
@@ -199,6 +216,7 @@ export const ROUTES: readonly RestRoute[] = [
         period: body!.string('period'),
         publishedAt: body!.string('published_at'),
         sourceUrl: body!.string('source_url'),
+        section: body!.string('section'),
       },
     }),
     data: (result) => result.ingestDocument,

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { App } from '../src/app';
-import { LSA_MODEL_PREFIX } from '../src/search/corpus-model';
+import { LSA_MODEL_PREFIX, REFIT_LEASE_SECONDS } from '../src/search/corpus-model';
+import { saveModel, takeLease } from '../src/search/search-models.repository';
+import { ensureModelIndex, storeEmbeddings } from '../src/search/vector-schema';
 import { request } from './helpers/http';
 import { createTestKeys } from './helpers/keys';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
@@ -80,8 +82,10 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'stock buybacks', mode: 'vector', top_k: 2 }),
     }, app.url);
     expect(status).to.equal(200);
+    // The two buyback notes differ only in their serial numbers: one is shown, a near-duplicate is not shown twice.
     expect(body.data).to.have.length(2);
-    for (const hit of body.data) expect(hit.content).to.include('repurchases');
+    expect(body.data[0].content).to.include('repurchases');
+    expect(body.data[1].content).not.to.include('repurchases');
   });
 
   it('refits when the corpus has grown by a quarter, then drops the old model with its vectors and index', async () => {
@@ -112,5 +116,33 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'loan loss allowance', mode: 'vector', top_k: 1 }),
     }, app.url);
     expect(body.data[0].content).to.include('Credit losses');
+  });
+
+  it('lets a refit go ahead soon after the holder of the lease was killed, and drops the vectors it left unfinished', async () => {
+    const manager = app.database.dataSource.manager;
+    // What a refitting instance has done when it is killed: taken the lease and written part of a new model.
+    expect(await takeLease(manager, 'killed-instance', REFIT_LEASE_SECONDS)).to.equal(true);
+    const unfinished = `${LSA_MODEL_PREFIX}unfinished00`;
+    const empty = new Float32Array(0);
+    await saveModel(manager, unfinished, { terms: [], idf: empty, projection: empty, dimensions: 4, rank: 0, documents: 0 }, 1);
+    const runner = app.database.dataSource.createQueryRunner();
+    await runner.connect();
+    await ensureModelIndex(runner, unfinished, 4).finally(() => runner.release());
+    const chunks = await sql<{ chunkId: number; companyId: number }>('SELECT id AS "chunkId", company_id AS "companyId" FROM document_chunks ORDER BY id LIMIT 5');
+    await storeEmbeddings(manager, { model: unfinished, dimensions: 4, embedDocuments: async () => [], embedQuery: async () => [] }, chunks, chunks.map(() => [1, 0, 0, 0]));
+    const [old] = await readyModels();
+
+    // The corpus grows by more than a quarter: a refit is due, and must not wait for a lease nobody renews.
+    for (let serial = 16; serial < 24; serial += 1) expect((await ingest(serial)).status).to.equal(201);
+    const started = Date.now();
+    await waitFor(async () => {
+      const models = await sql<{ name: string; ready: boolean }>('SELECT name, ready_at IS NOT NULL AS ready FROM embedding_models');
+      return models.length === 1 && models[0].ready && models[0].name !== old.name ? models : null;
+    }, 'a new model once the dead holder\'s lease expired', (REFIT_LEASE_SECONDS + 30) * 1000);
+    expect(Date.now() - started).to.be.below((REFIT_LEASE_SECONDS + 30) * 1000);
+    expect(await sql('SELECT count(*)::int AS n FROM chunk_embeddings WHERE model = $1', [unfinished])).to.deep.equal([{ n: 0 }]);
+    const indexes = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'chunk_embeddings' AND indexdef LIKE '%unfinished00%'`);
+    expect(indexes).to.deep.equal([]);
+    expect(await sql(`SELECT holder FROM search_refit_lease WHERE holder = 'killed-instance'`)).to.deep.equal([]);
   });
 });

@@ -132,7 +132,7 @@ async function importFilings(database: Database, config: AppConfig, files: strin
         for (const section of filing.sections) {
           const result = await ingestDocument(search, {
             companyId: company.id, title: `${company.ticker} ${filing.form} ${filing.period ?? ''}: ${section.title}`.replace(/\s+/g, ' ').slice(0, 300),
-            docType: filing.form.replace(/\/A$/, ''), period: filing.period, content: section.text, format: 'TEXT',
+            docType: filing.form.replace(/\/A$/, ''), period: filing.period, content: section.text, format: 'TEXT', section: section.title.slice(0, 300),
           });
           if (result.created) stored += 1;
         }

@@ -6,7 +6,11 @@ import type { Logger } from '../shared/logger';
 import type { Embedder } from './embedder';
 import { DEFAULT_LSA_OPTIONS, LsaProjector, type LsaModel, type LsaOptions } from './lsa';
 import { backfillEmbeddings, type EmbeddingModels } from './embedding-models';
-import { ensureModelIndex, vectorIndexName } from './vector-schema';
+import { ensureModelIndex } from './vector-schema';
+import { countChunks, sampleChunkTexts } from './documents.repository';
+import {
+  activeModel, dropModel, loadModel, markReady, otherModels, releaseLease, renewLease, saveModel, takeLease,
+} from './search-models.repository';
 
 export const LSA_MODEL_PREFIX = 'builtin-lsa-v1/';
 /** Refit once the corpus has grown (or shrunk) by this factor since the model in use was fitted. */
@@ -16,8 +20,12 @@ const MAX_FIT_CHUNKS = 100_000;
 const READ_BATCH = 5_000;
 /** How often an instance looks for a model another instance has switched to. */
 const ACTIVE_CHECK_MS = 1_000;
-/** How long a refit lease lasts without renewal (renewed between batches of a long refit). */
-const LEASE_MINUTES = 10;
+/**
+ * How long a refit lease lasts without renewal. The holder renews it every few seconds while it works, so a holder
+ * that dies (kill -9, a lost machine) gives it up within this time and another instance can refit.
+ */
+export const REFIT_LEASE_SECONDS = 15;
+const LEASE_HEARTBEAT_MS = 5_000;
 
 /** The built-in embedder with a fitted model: fold-in of new text into the model's latent space. */
 export class LsaEmbedder implements Embedder {
@@ -52,16 +60,6 @@ function modelName(model: LsaModel): string {
   return `${LSA_MODEL_PREFIX}${hash.digest('hex').slice(0, 12)}`;
 }
 
-function toBytes(values: Float32Array): Buffer {
-  return Buffer.from(values.buffer, values.byteOffset, values.byteLength);
-}
-
-function fromBytes(bytes: Buffer): Float32Array<ArrayBuffer> {
-  // Copy: a Buffer from the driver may not be 4-byte aligned within its pool.
-  const copy = new Uint8Array(bytes);
-  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
-}
-
 class Cancelled extends Error {}
 
 /**
@@ -82,6 +80,9 @@ export class CorpusModel implements EmbeddingModels {
   private bulkLoads = 0;
   private worker: Worker | null = null;
   private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+  /** True once the heartbeat found the lease taken over (this instance stalled past its expiry): stop writing. */
+  private leaseLost: () => boolean = () => false;
 
   /**
    * `backgroundRefit: false` is for bulk loaders (the ingest CLI, the evaluation): they store everything, then call
@@ -99,10 +100,7 @@ export class CorpusModel implements EmbeddingModels {
 
   async current(): Promise<Embedder | null> {
     if (Date.now() - this.checkedAt < ACTIVE_CHECK_MS) return this.embedder;
-    const [active]: Array<{ name: string }> = await this.dataSource.query(
-      `SELECT name FROM embedding_models WHERE ready_at IS NOT NULL AND name LIKE $1 ORDER BY ready_at DESC, name LIMIT 1`,
-      [`${LSA_MODEL_PREFIX}%`],
-    );
+    const active = await activeModel(this.dataSource.manager, LSA_MODEL_PREFIX);
     this.checkedAt = Date.now();
     if (active && active.name !== this.embedder?.model) this.embedder = (await this.load(active.name)) ?? this.embedder;
     return this.embedder;
@@ -110,17 +108,8 @@ export class CorpusModel implements EmbeddingModels {
 
   /** A model by name; null when another instance dropped it meanwhile (the next look finds its successor). */
   private async load(name: string): Promise<LsaEmbedder | null> {
-    const [row]: Array<{ dimensions: number; rank: number; fitted_chunks: number; terms: string[]; idf: Buffer; projection: Buffer }> =
-      await this.dataSource.query('SELECT dimensions, rank, fitted_chunks, terms, idf, projection FROM embedding_models WHERE name = $1', [name]);
-    if (!row) return null;
-    return new LsaEmbedder(name, {
-      terms: row.terms,
-      idf: fromBytes(row.idf),
-      projection: fromBytes(row.projection),
-      dimensions: row.dimensions,
-      rank: row.rank,
-      documents: row.fitted_chunks,
-    });
+    const fitted = await loadModel(this.dataSource.manager, name);
+    return fitted ? new LsaEmbedder(name, fitted) : null;
   }
 
   documentsAdded(): void {
@@ -167,36 +156,56 @@ export class CorpusModel implements EmbeddingModels {
   }
 
   /**
-   * One instance refits at a time (the others skip, and pick the new model up when it is ready). The lease expires
-   * on its own if its holder dies; a live holder renews it between batches.
+   * One instance refits at a time (the others skip, and pick the new model up when it is ready). The lease is short
+   * and renewed by a heartbeat while the work runs, so it expires soon after its holder dies. A model that was never
+   * made ready belongs to a refit that died (only the lease holder writes one): its vectors are dropped first.
    */
-  private async withRefitLock(work: () => Promise<boolean>): Promise<boolean> {
-    const acquired: unknown[] = await this.dataSource.query(
-      `INSERT INTO search_refit_lease (id, holder, expires_at) VALUES (1, $1, now() + interval '${LEASE_MINUTES} minutes')
-       ON CONFLICT (id) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-        WHERE search_refit_lease.expires_at < now() OR search_refit_lease.holder = EXCLUDED.holder
-       RETURNING holder`,
-      [this.instance],
-    );
-    if (acquired.length === 0) return false;
-    try {
-      return await work();
-    } finally {
-      await this.dataSource.query('DELETE FROM search_refit_lease WHERE holder = $1', [this.instance]).catch(() => undefined);
-    }
+  /**
+   * Another instance holds the lease: look again once it would have expired, so a refit that is due happens even
+   * when its holder died and no further document arrives.
+   */
+  private retryAfterLease(): void {
+    if (this.retry || this.closed || !this.settings.backgroundRefit) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.documentsAdded();
+    }, (REFIT_LEASE_SECONDS + 1) * 1000);
+    this.retry.unref();
   }
 
-  private renewLease(): Promise<unknown> {
-    return this.dataSource.query(`UPDATE search_refit_lease SET expires_at = now() + interval '${LEASE_MINUTES} minutes' WHERE holder = $1`, [this.instance]);
+  private async withRefitLock(work: () => Promise<boolean>): Promise<boolean> {
+    const manager = this.dataSource.manager;
+    if (!(await takeLease(manager, this.instance, REFIT_LEASE_SECONDS))) {
+      this.retryAfterLease();
+      return false;
+    }
+    let lost = false;
+    const heartbeat = setInterval(() => {
+      renewLease(manager, this.instance, REFIT_LEASE_SECONDS)
+        .then((held) => {
+          if (!held) lost = true;
+        })
+        .catch(() => undefined);
+    }, LEASE_HEARTBEAT_MS);
+    heartbeat.unref();
+    this.leaseLost = () => lost;
+    try {
+      for (const abandoned of await otherModels(manager, LSA_MODEL_PREFIX, null, { unfinished: true })) {
+        await dropModel(manager, abandoned);
+        this.logger.info('dropped the vectors of an unfinished search model', { model: abandoned.name });
+      }
+      return await work();
+    } finally {
+      clearInterval(heartbeat);
+      this.leaseLost = () => false;
+      await releaseLease(manager, this.instance).catch(() => undefined);
+    }
   }
 
   /** The corpus size and the model in use when a refit is due (none yet, or the corpus changed by a quarter); else null. */
   private async dueRefit(): Promise<{ chunks: number; active: { name: string; corpus_chunks: number } | undefined } | null> {
-    const [{ chunks }] = await this.dataSource.query('SELECT count(*)::int AS chunks FROM document_chunks');
-    const [active]: Array<{ name: string; corpus_chunks: number }> = await this.dataSource.query(
-      `SELECT name, corpus_chunks FROM embedding_models WHERE ready_at IS NOT NULL AND name LIKE $1 ORDER BY ready_at DESC, name LIMIT 1`,
-      [`${LSA_MODEL_PREFIX}%`],
-    );
+    const chunks = await countChunks(this.dataSource.manager);
+    const active = await activeModel(this.dataSource.manager, LSA_MODEL_PREFIX);
     const changed = !active || chunks >= active.corpus_chunks * REFIT_FACTOR || chunks * REFIT_FACTOR <= active.corpus_chunks;
     return chunks > 0 && changed ? { chunks, active } : null;
   }
@@ -218,17 +227,14 @@ export class CorpusModel implements EmbeddingModels {
     const fitted = await this.fitInWorker(await this.readSample(chunks));
     const name = modelName(fitted);
     if (name === active?.name) return false;
-    await this.dataSource.query(
-      `INSERT INTO embedding_models (name, dimensions, rank, fitted_chunks, corpus_chunks, terms, idf, projection)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (name) DO NOTHING`,
-      [name, fitted.dimensions, fitted.rank, fitted.documents, chunks, fitted.terms, toBytes(fitted.idf), toBytes(fitted.projection)],
-    );
+    await saveModel(this.dataSource.manager, name, fitted, chunks);
     const embedder = new LsaEmbedder(name, fitted);
     await this.withRunner((runner) => ensureModelIndex(runner, name, embedder.dimensions));
-    await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed, () => this.renewLease());
+    const stopped = () => this.closed || this.leaseLost();
+    await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, stopped);
     // Stopped half-way: the model is never marked ready; the next refit drops what was written.
-    if (this.closed) throw new Cancelled();
-    await this.dataSource.query('UPDATE embedding_models SET ready_at = now() WHERE name = $1', [name]);
+    if (stopped()) throw new Cancelled();
+    await markReady(this.dataSource.manager, name);
     this.embedder = embedder;
     this.checkedAt = Date.now();
     // Chunks stored while the vectors were being written still have only the old model's.
@@ -247,12 +253,9 @@ export class CorpusModel implements EmbeddingModels {
     let after = 0;
     for (;;) {
       if (this.closed) throw new Cancelled();
-      const rows: Array<{ id: number; content: string }> = await this.dataSource.query(
-        `SELECT id, content FROM document_chunks WHERE id > $1 AND id % $2 = 0 ORDER BY id LIMIT $3`,
-        [after, step, READ_BATCH],
-      );
+      const rows = await sampleChunkTexts(this.dataSource.manager, after, step, READ_BATCH);
       if (rows.length === 0) return texts;
-      for (const row of rows) texts.push(row.content);
+      for (const row of rows) texts.push(row.text);
       after = rows[rows.length - 1].id;
     }
   }
@@ -282,20 +285,13 @@ export class CorpusModel implements EmbeddingModels {
 
   /** Drops the vectors, index and row of every other built-in model: they are stale once the new one is ready. */
   private async dropOtherModels(keep: string): Promise<void> {
-    const stale: Array<{ name: string; dimensions: number }> = await this.dataSource.query(
-      'SELECT name, dimensions FROM embedding_models WHERE name LIKE $1 AND name <> $2',
-      [`${LSA_MODEL_PREFIX}%`, keep],
-    );
-    for (const model of stale) {
-      await this.dataSource.query(`DROP INDEX IF EXISTS ${vectorIndexName(model.name, model.dimensions)}`);
-      await this.dataSource.query('DELETE FROM chunk_embeddings WHERE model = $1', [model.name]);
-      await this.dataSource.query('DELETE FROM embedding_models WHERE name = $1', [model.name]);
-    }
+    for (const model of await otherModels(this.dataSource.manager, LSA_MODEL_PREFIX, keep)) await dropModel(this.dataSource.manager, model);
   }
 
   /** Stops a running refit (its half-written model is never switched to) and waits for it to let go. */
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
     await this.worker?.terminate();
     await this.refit?.catch(() => undefined);
   }

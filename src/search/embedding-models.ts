@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Logger } from '../shared/logger';
 import type { Embedder } from './embedder';
+import { chunksWithoutVector } from './documents.repository';
 import { storeEmbeddings } from './vector-schema';
 
 const BACKFILL_BATCH = 256;
@@ -50,21 +51,13 @@ export async function backfillEmbeddings(
   embedder: Embedder,
   logger: Logger,
   stop = () => false,
-  /** Called between batches (a long refit renews its lease there). */
-  onBatch: () => Promise<unknown> = async () => undefined,
 ): Promise<number> {
   let total = 0;
   while (!stop()) {
-    if (total > 0) await onBatch();
-    const rows: Array<{ id: number; company_id: number; content: string }> = await manager.query(
-      `SELECT c.id, c.company_id, c.content FROM document_chunks c
-        WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
-        ORDER BY c.id LIMIT $2`,
-      [embedder.model, BACKFILL_BATCH],
-    );
+    const rows = await chunksWithoutVector(manager, embedder.model, BACKFILL_BATCH);
     if (rows.length === 0) break;
-    const vectors = await embedder.embedDocuments(rows.map((row) => row.content));
-    const chunks = rows.map((row) => ({ chunkId: row.id, companyId: row.company_id }));
+    const vectors = await embedder.embedDocuments(rows.map((row) => row.text));
+    const chunks = rows.map((row) => ({ chunkId: row.id, companyId: row.companyId }));
     await manager.transaction((inner) => storeEmbeddings(inner, embedder, chunks, vectors));
     total += rows.length;
   }

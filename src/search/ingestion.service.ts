@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { CAPS } from '../operations/catalog';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, badUserInput } from '../shared/errors';
-import { Company } from '../companies/company.entity';
 import { parseExactPeriod } from '../statements/fiscal-period';
+import { contextLine, searchableText, sectionsOf } from './chunk-context';
 import { chunkText } from './chunker';
-import { Document } from './document.entity';
+import type { Document } from './document.entity';
+import { companyNaming, findDocumentByHash, indexChunks, insertChunks, insertDocument, nextUnindexedDocument, setChunkContexts } from './documents.repository';
 import type { EmbeddingModels } from './embedding-models';
 import { extractText } from './text-extraction';
 import type { IngestDocumentInput } from './search.types';
@@ -13,7 +14,6 @@ import { storeEmbeddings } from './vector-schema';
 
 export const DOC_TYPES: readonly string[] = CAPS.ingestDocument.docTypes;
 export const MAX_DOCUMENT_CHARS = 5_000_000;
-const ROWS_PER_INSERT = 500;
 
 export interface SearchBackend {
   dataSource: DataSource;
@@ -41,7 +41,7 @@ function required(value: string | null | undefined, name: string, maxLength: num
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:$|T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$)/;
 
 /** An ISO 8601 date (2024-11-01) or date-time with a time zone (2024-11-01T16:30:00Z); impossible dates are refused. */
-function optionalDate(value: string | null | undefined): Date | null {
+export function parseDate(value: string | null | undefined, field: string): Date | null {
   if (value === null || value === undefined || value.trim() === '') return null;
   const text = value.trim();
   const match = DATE.exec(text);
@@ -49,7 +49,7 @@ function optionalDate(value: string | null | undefined): Date | null {
   const [year, month, day] = match ? match.slice(1, 4).map(Number) : [];
   const calendar = new Date(Date.UTC(year, month - 1, day));
   if (!match || Number.isNaN(date.getTime()) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) {
-    throw badUserInput(`published_at must be an ISO 8601 date such as 2024-11-01 (or a date-time with a time zone), got "${value}"`);
+    throw badUserInput(`${field} must be an ISO 8601 date such as 2024-11-01 (or a date-time with a time zone), got "${value}"`);
   }
   return date;
 }
@@ -89,15 +89,12 @@ function prepare(input: IngestDocumentInput) {
     title: required(input.title, 'title', 300),
     docType: canonicalType,
     period,
-    publishedAt: optionalDate(input.publishedAt),
+    publishedAt: parseDate(input.publishedAt, 'published_at'),
+    section: input.section?.trim() ? required(input.section, 'section', 300) : null,
     sourceUrl: optionalUrl(input.sourceUrl),
     text,
     contentHash: createHash('sha256').update(text).digest('hex'),
   };
-}
-
-async function findExisting(manager: EntityManager, companyId: number, contentHash: string): Promise<Document | null> {
-  return manager.getRepository(Document).findOneBy({ companyId, contentHash });
 }
 
 /**
@@ -107,33 +104,32 @@ async function findExisting(manager: EntityManager, companyId: number, contentHa
 export async function ingestDocument(backend: SearchBackend, input: IngestDocumentInput): Promise<IngestResult> {
   const { dataSource } = backend;
   const prepared = prepare(input);
-  if (!(await dataSource.getRepository(Company).existsBy({ id: input.companyId }))) {
-    throw new AppError('NOT_FOUND', `No company with id ${input.companyId}`);
-  }
-  const existing = await findExisting(dataSource.manager, input.companyId, prepared.contentHash);
+  const company = await companyNaming(dataSource.manager, input.companyId);
+  if (!company) throw new AppError('NOT_FOUND', `No company with id ${input.companyId}`);
+  const existing = await findDocumentByHash(dataSource.manager, input.companyId, prepared.contentHash);
   if (existing) return { document: existing, created: false };
 
-  const chunks = chunkText(prepared.text);
+  const contents = chunkText(prepared.text);
+  const naming = { companyName: company.name, ticker: company.ticker, docType: prepared.docType, period: prepared.period };
+  const chunks = sectionsOf(contents, prepared.section).map((section, i) => ({ content: contents[i], section, context: contextLine(naming, section) }));
   // Embedding may call a remote provider: do it before the transaction, which then holds its connection briefly.
   // Before the built-in model's first fit there is no model: the fit embeds these chunks with everything else.
   const embedder = backend.vectorAvailable ? await backend.models.current() : null;
-  const vectors = embedder ? await embedder.embedDocuments(chunks) : null;
+  const vectors = embedder ? await embedder.embedDocuments(chunks.map((chunk) => searchableText(chunk.context, chunk.content))) : null;
 
   try {
     const result = await dataSource.transaction(async (manager) => {
-      const document = await manager.getRepository(Document).save(
-        manager.getRepository(Document).create({
-          companyId: input.companyId,
-          title: prepared.title,
-          docType: prepared.docType,
-          period: prepared.period,
-          publishedAt: prepared.publishedAt,
-          sourceUrl: prepared.sourceUrl,
-          contentHash: prepared.contentHash,
-          chunkCount: chunks.length,
-          charCount: prepared.text.length,
-        }),
-      );
+      const document = await insertDocument(manager, {
+        companyId: input.companyId,
+        title: prepared.title,
+        docType: prepared.docType,
+        period: prepared.period,
+        publishedAt: prepared.publishedAt,
+        sourceUrl: prepared.sourceUrl,
+        contentHash: prepared.contentHash,
+        chunkCount: chunks.length,
+        charCount: prepared.text.length,
+      });
       const chunkIds = await insertChunks(manager, document, chunks);
       if (embedder && vectors) await storeEmbeddings(manager, embedder, chunkIds.map((chunkId) => ({ chunkId, companyId: input.companyId })), vectors);
       return { document, created: true };
@@ -143,24 +139,30 @@ export async function ingestDocument(backend: SearchBackend, input: IngestDocume
   } catch (error) {
     // Two requests with the same text raced; the other one stored it.
     if ((error as { code?: string }).code === '23505') {
-      const winner = await findExisting(dataSource.manager, input.companyId, prepared.contentHash);
+      const winner = await findDocumentByHash(dataSource.manager, input.companyId, prepared.contentHash);
       if (winner) return { document: winner, created: false };
     }
     throw error;
   }
 }
 
-async function insertChunks(manager: EntityManager, document: Document, chunks: string[]): Promise<number[]> {
-  const ids: number[] = [];
-  for (let start = 0; start < chunks.length; start += ROWS_PER_INSERT) {
-    const slice = chunks.slice(start, start + ROWS_PER_INSERT);
-    const rows: Array<{ id: number }> = await manager.query(
-      `INSERT INTO document_chunks (document_id, company_id, ordinal, content)
-       SELECT $1, $2, ordinal, content FROM unnest($3::int[], $4::text[]) AS t(ordinal, content)
-       ORDER BY ordinal RETURNING id`,
-      [document.id, document.companyId, slice.map((_, i) => start + i), slice],
-    );
-    ids.push(...rows.map((row) => row.id));
+/**
+ * Gives chunks stored before chunks had a context line and a BM25 index both, one document per transaction; returns
+ * the number of chunks indexed. Run at start-up on the start-up lock's connection; nothing to do on a current database.
+ */
+export async function indexStoredChunks(connection: EntityManager): Promise<number> {
+  let indexed = 0;
+  for (;;) {
+    const done = await connection.transaction(async (manager) => {
+      const document = await nextUnindexedDocument(manager);
+      if (!document) return 0;
+      const sections = sectionsOf(document.chunks.map((chunk) => chunk.content));
+      const chunks = document.chunks.map((chunk, i) => ({ ...chunk, section: sections[i], context: contextLine(document, sections[i]) }));
+      await setChunkContexts(manager, chunks);
+      await indexChunks(manager, chunks.map((chunk) => ({ id: chunk.id, companyId: document.companyId, text: searchableText(chunk.context, chunk.content) })));
+      return chunks.length;
+    });
+    if (done === 0) return indexed;
+    indexed += done;
   }
-  return ids;
 }

@@ -5,7 +5,7 @@ import { CorpusModel } from './corpus-model';
 import { DEFAULT_LSA_OPTIONS } from './lsa';
 import type { Embedder } from './embedder';
 import { backfillEmbeddings, ProviderModel, type EmbeddingModels } from './embedding-models';
-import type { SearchBackend } from './ingestion.service';
+import { indexStoredChunks, type SearchBackend } from './ingestion.service';
 import { OpenAIEmbedder } from './openai-embedder';
 import { ensureModelIndex, supportsIterativeScan } from './vector-schema';
 
@@ -45,6 +45,8 @@ export async function prepareSearch(
   logger: Logger,
   { backgroundRefit = true }: { backgroundRefit?: boolean } = {},
 ): Promise<SearchBackend> {
+  const indexed = await withStartupLock(database, (runner) => indexStoredChunks(runner.manager));
+  if (indexed > 0) logger.info('indexed stored chunks for BM25 search', { chunks: indexed });
   const provider = await createProviderEmbedder(config);
   const models: EmbeddingModels = provider
     ? new ProviderModel(provider)

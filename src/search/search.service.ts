@@ -1,11 +1,22 @@
 import { AppError, badUserInput } from '../shared/errors';
 import { CAPS } from '../operations/catalog';
+import { parseExactPeriod } from '../statements/fiscal-period';
+import { inverseDocumentFrequency, proximityBonus, queryTerms, termImpact } from './bm25';
+import { searchableText } from './chunk-context';
+import { diversify } from './diversity';
 import { reciprocalRankFusion, RRF_K } from './fusion';
 import { toVectorLiteral } from './embedder';
-import type { SearchBackend } from './ingestion.service';
+import { DOC_TYPES, parseDate, type SearchBackend } from './ingestion.service';
+import {
+  chunksPerTerm, chunkTexts, corpusStats, hitRows, nearestChunks, postingsOfTopChunks, postingsWithin, restrictsDocuments,
+  type ChunkFilter, type Posting,
+} from './search-index.repository';
 import type { SearchHit, SearchMode } from './search.types';
 
-export const { defaultTopK: DEFAULT_TOP_K, maxTopK: MAX_TOP_K, maxQueryChars: MAX_QUERY_CHARS, maxCompanyFilter: MAX_COMPANY_FILTER } = CAPS.search;
+export const {
+  defaultTopK: DEFAULT_TOP_K, maxTopK: MAX_TOP_K, maxQueryChars: MAX_QUERY_CHARS, maxCompanyFilter: MAX_COMPANY_FILTER,
+  maxListFilter: MAX_LIST_FILTER, maxSectionChars: MAX_SECTION_CHARS,
+} = CAPS.search;
 /**
  * Weights of the text and vector legs in the fusion. Measured on FinanceBench (npm run eval:search -- --fusion-grid)
  * with the built-in LSA embedder: half weight for the vector leg gave the best recall across the whole corpus and
@@ -18,11 +29,64 @@ export interface SearchRequest {
   companyIds?: number[] | null;
   topK?: number | null;
   mode?: SearchMode | null;
+  /** Fiscal periods of the documents (FY2024, Q3-2024). */
+  periods?: string[] | null;
+  /** Document types (10-K, earnings-call …). */
+  docTypes?: string[] | null;
+  /** Sections: an item ("Item 7") or words of a section title ("risk factors"). */
+  sections?: string[] | null;
+  /** Documents published on or after this date (ISO 8601). */
+  publishedFrom?: string | null;
+  /** Documents published before the end of this date (ISO 8601). */
+  publishedTo?: string | null;
 }
 
 interface RankedId {
   id: number;
   score: number;
+}
+
+function optionalList<T>(values: T[] | null | undefined, name: string, convert: (value: T) => string): string[] | null {
+  if (values === null || values === undefined) return null;
+  if (values.length === 0) throw badUserInput(`${name} must not be empty; leave it out to search all`);
+  if (values.length > MAX_LIST_FILTER) throw badUserInput(`${name} may list at most ${MAX_LIST_FILTER} values`);
+  return [...new Set(values.map(convert))];
+}
+
+const ITEM_LABEL = /^item\s+(\d{1,2}[a-d]?)$/i;
+
+function filterOf(request: SearchRequest, companyIds: number[] | null): ChunkFilter {
+  const periods = optionalList(request.periods, 'periods', (value) => {
+    const parsed = typeof value === 'string' ? parseExactPeriod(value) : null;
+    if (!parsed) throw badUserInput(`periods must be Q<1-4>-<yyyy> or FY<yyyy>, got "${value}"`);
+    return parsed.label;
+  });
+  const docTypes = optionalList(request.docTypes, 'doc_types', (value) => {
+    const known = DOC_TYPES.find((type) => type.toLowerCase() === String(value).trim().toLowerCase());
+    if (!known) throw badUserInput(`doc_types: "${value}" is not a document type; use one of ${DOC_TYPES.join(', ')}`, { accepted: DOC_TYPES });
+    return known;
+  });
+  const sections = optionalList(request.sections, 'sections', (value) => {
+    const text = String(value).replace(/\s+/g, ' ').trim().toLowerCase();
+    if (!text || text.length > MAX_SECTION_CHARS) throw badUserInput(`sections must be non-empty and at most ${MAX_SECTION_CHARS} characters each`);
+    return text;
+  });
+  const publishedFrom = parseDate(request.publishedFrom, 'published_from');
+  const publishedToDay = parseDate(request.publishedTo, 'published_to');
+  // A bare date as the end of a range includes that whole day.
+  const publishedTo = publishedToDay && /^\d{4}-\d{2}-\d{2}$/.test(String(request.publishedTo).trim()) ? new Date(publishedToDay.getTime() + 86_400_000) : publishedToDay;
+  if (publishedFrom && publishedTo && publishedFrom >= publishedTo) throw badUserInput('published_from must be before published_to');
+  const items = sections?.map((section) => ITEM_LABEL.exec(section)).filter((match) => match !== null).map((match) => `item ${match[1]}`) ?? [];
+  const phrases = sections?.filter((section) => !ITEM_LABEL.test(section)) ?? [];
+  return {
+    companyIds,
+    periods,
+    docTypes,
+    sectionItems: items.length > 0 ? items : null,
+    sectionPhrases: phrases.length > 0 ? phrases : null,
+    publishedFrom,
+    publishedTo,
+  };
 }
 
 function validate(request: SearchRequest) {
@@ -35,95 +99,77 @@ function validate(request: SearchRequest) {
   const companyIds = request.companyIds ?? null;
   if (companyIds && companyIds.length === 0) throw badUserInput('company_ids must not be empty; leave it out to search every company');
   if (companyIds && companyIds.length > MAX_COMPANY_FILTER) throw badUserInput(`company_ids may name at most ${MAX_COMPANY_FILTER} companies`);
-  return { query, topK, companyIds: companyIds ? [...new Set(companyIds)] : null, mode: request.mode ?? 'HYBRID' };
+  const filter = filterOf(request, companyIds ? [...new Set(companyIds)] : null);
+  return { query, topK, filter, mode: request.mode ?? 'HYBRID' };
 }
 
-// A word in more than this share of the searched chunks says little; it is dropped when rarer words remain.
-const COMMON_WORD_SHARE = 0.4;
-// Distinct query words looked at; each costs one index look-up.
-const MAX_QUERY_WORDS = 32;
+// Distinct query terms looked at; each costs one index look-up.
+const MAX_QUERY_TERMS = 32;
+/** A global query reads at most this many postings per term, the highest-impact first. */
+const POSTINGS_PER_TERM = 400;
+/** BM25-ranked chunks that the phrase boost looks at. */
+const PHRASE_RERANK = 100;
+/** Weight of the phrase boost relative to BM25. */
+const PHRASE_WEIGHT = 0.5;
+
+/** Chunk texts read by the legs, kept for the steps after fusion. */
+type TextCache = Map<number, { context: string | null; content: string; documentId: number }>;
 
 /**
- * Full-text leg, scored like BM25 without term frequency: each query word a chunk contains adds the word's inverse
- * document frequency, so rare words ("capex", a company name) outweigh common ones ("million", "year"); `ts_rank_cd`
- * (cover density, length-normalized) breaks ties. PostgreSQL's own ranking has no IDF, which makes long
- * natural-language questions rank poorly. A chunk needs one of the words (they are OR-ed). Document frequencies are
- * counted through the GIN index, with the company filter, like everything else in this leg.
+ * Full-text leg: BM25 over the chunks' terms (content and context line), plus a boost for chunks that keep the
+ * question's neighbouring words together. Collection statistics come from the tables ingestion maintains. A global
+ * query scores the chunks that are among the best few hundred of some query term by impact (a bounded read of the
+ * impact index); a filtered query scores every chunk of the filter that has a query term.
  */
-/** Chunks within the company filter: the N of inverse document frequency. */
-async function chunkCount(backend: SearchBackend, companyIds: number[] | null): Promise<number> {
-  const [{ total }]: Array<{ total: number }> = await backend.dataSource.query(
-    'SELECT count(*)::int AS total FROM document_chunks WHERE $1::int[] IS NULL OR company_id = ANY($1::int[])',
-    [companyIds],
-  );
-  return total;
+async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilter, limit: number, texts: TextCache): Promise<RankedId[]> {
+  const manager = backend.dataSource.manager;
+  const terms = queryTerms(query, MAX_QUERY_TERMS);
+  if (terms.length === 0) return [];
+  const [frequencies, stats] = [await chunksPerTerm(manager, terms), await corpusStats(manager)];
+  const present = terms.filter((term) => frequencies.has(term));
+  if (present.length === 0 || stats.chunks === 0) return [];
+  const idf = new Map(present.map((term) => [term, inverseDocumentFrequency(stats.chunks, frequencies.get(term) as number)]));
+  const filtered = filter.companyIds !== null || restrictsDocuments(filter);
+  const postings: Posting[] = filtered ? await postingsWithin(manager, present, filter) : await postingsOfTopChunks(manager, present, POSTINGS_PER_TERM);
+
+  const scores = new Map<number, number>();
+  for (const posting of postings) {
+    const score = (idf.get(posting.term) as number) * termImpact(posting.frequency, posting.chunk_terms, stats.averageLength);
+    scores.set(posting.chunk_id, (scores.get(posting.chunk_id) ?? 0) + score);
+  }
+  const ranked = [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
+  const head = ranked.slice(0, Math.max(PHRASE_RERANK, limit));
+  if (present.length > 1 && head.length > 0) {
+    for (const [id, text] of await chunkTexts(manager, head.map((entry) => entry.id))) texts.set(id, text);
+    const ordered = terms.filter((term) => idf.has(term));
+    for (const entry of head) {
+      const text = texts.get(entry.id);
+      if (text) entry.score += PHRASE_WEIGHT * proximityBonus(ordered, idf, searchableText(text.context, text.content));
+    }
+    head.sort((a, b) => b.score - a.score || a.id - b.id);
+  }
+  return head.slice(0, limit);
 }
 
-/** BM25's inverse document frequency; positive even for a word in every chunk. */
-function idf(total: number, df: number): number {
-  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
-}
-
-async function textLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
-  const frequencies: Array<{ lexeme: string; df: number }> = await backend.dataSource.query(
-    `SELECT t.lexeme,
-            (SELECT count(*) FROM document_chunks c
-              WHERE c.search_vector @@ quote_literal(t.lexeme)::tsquery
-                AND ($2::int[] IS NULL OR c.company_id = ANY($2::int[])))::int AS df
-       FROM (SELECT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', $1))) AS lexeme LIMIT $3) AS t`,
-    [query, companyIds, MAX_QUERY_WORDS],
-  );
-  const present = frequencies.filter((term) => term.df > 0);
-  if (present.length === 0) return [];
-  const total = await chunkCount(backend, companyIds);
-  const rare = present.filter((term) => term.df <= total * COMMON_WORD_SHARE);
-  const terms = rare.length > 0 ? rare : present;
-  const weights = terms.map((term) => idf(total, term.df));
-  return backend.dataSource.query(
-    `WITH q AS (SELECT to_tsquery('simple', string_agg(quote_literal(lexeme), ' | ')) AS query FROM unnest($1::text[]) AS t(lexeme))
-     SELECT c.id,
-            ((SELECT sum(w.weight) FROM unnest($1::text[], $2::float8[]) AS w(lexeme, weight)
-               WHERE c.search_vector @@ quote_literal(w.lexeme)::tsquery)
-             + ts_rank_cd(c.search_vector, q.query, 1))::float8 AS score
-       FROM document_chunks c, q
-      WHERE c.search_vector @@ q.query AND ($3::int[] IS NULL OR c.company_id = ANY($3::int[]))
-      ORDER BY score DESC, c.id
-      LIMIT $4`,
-    [terms.map((term) => term.lexeme), weights, companyIds, limit],
-  );
-}
-
-/**
- * Vector leg: nearest chunks by cosine distance through the model's HNSW index. Iterative index scans (pgvector 0.8+)
- * keep a company filter from starving the result (the filter is applied inside the index scan, not after LIMIT).
- */
-async function vectorLeg(backend: SearchBackend, query: string, companyIds: number[] | null, limit: number): Promise<RankedId[]> {
+/** Vector leg: nearest chunks by cosine distance through the model's HNSW index, within the filter. */
+async function vectorLeg(backend: SearchBackend, query: string, filter: ChunkFilter, limit: number): Promise<RankedId[]> {
   const embedder = await backend.models.current();
   // No model yet (an empty corpus), or a query with no known term (only stop words or symbols): nothing is near it.
   if (!embedder) return [];
   const embedding = await embedder.embedQuery(query);
   if (!embedding.some((value) => value !== 0)) return [];
-  const vector = toVectorLiteral(embedding);
-  const dims = embedder.dimensions;
-  return backend.dataSource.transaction(async (manager) => {
-    await manager.query(`SET LOCAL hnsw.ef_search = ${Math.max(100, limit)}`);
-    if (backend.iterativeScan) await manager.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-    const rows: Array<{ id: number; score: number }> = await manager.query(
-      `SELECT chunk_id AS id, (1 - (embedding::vector(${dims}) <=> $1::vector(${dims})))::float8 AS score
-         FROM chunk_embeddings
-        WHERE model = $2 AND ($3::int[] IS NULL OR company_id = ANY($3::int[]))
-        ORDER BY embedding::vector(${dims}) <=> $1::vector(${dims})
-        LIMIT $4`,
-      [vector, embedder.model, companyIds, limit],
-    );
-    // relaxed_order may return neighbours slightly out of order.
-    return rows.sort((a, b) => b.score - a.score);
+  return nearestChunks(backend.dataSource.manager, {
+    vector: toVectorLiteral(embedding), model: embedder.model, dimensions: embedder.dimensions, filter, limit, iterativeScan: backend.iterativeScan,
   });
 }
 
-/** Hybrid (or single-leg) search over document chunks, best first. */
+/** Fused candidates looked at per result (and at least), so near-duplicates and a document's extra chunks can be passed over. */
+const POOL_PER_RESULT = 3;
+const MIN_POOL = 50;
+
+/** Hybrid (or single-leg) search over document chunks, best first, near-duplicates collapsed, spread over documents. */
 export async function search(backend: SearchBackend, request: SearchRequest): Promise<SearchHit[]> {
-  const { query, topK, companyIds, mode } = validate(request);
+  const { query, topK, filter, mode } = validate(request);
   if (mode === 'VECTOR' && !backend.vectorAvailable) {
     throw new AppError('BAD_USER_INPUT', 'Vector search is unavailable: the database has no pgvector extension; use mode TEXT or HYBRID');
   }
@@ -131,30 +177,34 @@ export async function search(backend: SearchBackend, request: SearchRequest): Pr
   const candidates = Math.max(topK * 4, 50);
   const runText = mode !== 'VECTOR';
   const runVector = mode !== 'TEXT' && backend.vectorAvailable;
+  const texts: TextCache = new Map();
   const [text, vector] = await Promise.all([
-    runText ? textLeg(backend, query, companyIds, candidates) : Promise.resolve([]),
-    runVector ? vectorLeg(backend, query, companyIds, candidates) : Promise.resolve([]),
+    runText ? textLeg(backend, query, filter, candidates, texts) : Promise.resolve([]),
+    runVector ? vectorLeg(backend, query, filter, candidates) : Promise.resolve([]),
   ]);
 
   const fused = reciprocalRankFusion([text.map((r) => r.id), vector.map((r) => r.id)], RRF_K, HYBRID_WEIGHTS);
   const legScore = new Map((mode === 'TEXT' ? text : vector).map((r) => [r.id, r.score]));
-  const top = fused.slice(0, topK);
-  if (top.length === 0) return [];
-
-  const rows: Array<Omit<SearchHit, 'score' | 'textRank' | 'vectorRank'> & { chunkId: number }> = await backend.dataSource.query(
-    `SELECT c.id AS "chunkId", c.content, c.document_id AS "documentId", c.company_id AS "companyId", co.ticker,
-            d.title, d.doc_type AS "docType", d.period
-       FROM document_chunks c JOIN documents d ON d.id = c.document_id JOIN companies co ON co.id = c.company_id
-      WHERE c.id = ANY($1::int[])`,
-    [top.map((entry) => entry.id)],
+  // Near-duplicates and a document's extra chunks are passed over, so look further down than topK.
+  const pool = fused.slice(0, Math.max(topK * POOL_PER_RESULT, MIN_POOL));
+  if (pool.length === 0) return [];
+  const missing = pool.map((entry) => entry.id).filter((id) => !texts.has(id));
+  if (missing.length > 0) for (const [id, row] of await chunkTexts(backend.dataSource.manager, missing)) texts.set(id, row);
+  const chosen = diversify(
+    pool.filter((entry) => texts.has(entry.id)).map((entry) => ({ id: entry.id, documentId: (texts.get(entry.id) as { documentId: number }).documentId, content: (texts.get(entry.id) as { content: string }).content })),
+    topK,
   );
-  const byId = new Map(rows.map((row) => [row.chunkId, row]));
-  return top
-    .filter((entry) => byId.has(entry.id))
-    .map((entry) => ({
-      ...(byId.get(entry.id) as (typeof rows)[number]),
-      score: mode === 'HYBRID' ? entry.score : (legScore.get(entry.id) as number),
-      textRank: entry.ranks[0],
-      vectorRank: entry.ranks[1],
-    }));
+  const byId = new Map(pool.map((entry) => [entry.id, entry]));
+  const rows = await hitRows(backend.dataSource.manager, chosen);
+  return chosen
+    .filter((id) => rows.has(id))
+    .map((id) => {
+      const entry = byId.get(id) as (typeof pool)[number];
+      return {
+        ...(rows.get(id) as NonNullable<ReturnType<typeof rows.get>>),
+        score: mode === 'HYBRID' ? entry.score : (legScore.get(id) as number),
+        textRank: entry.ranks[0],
+        vectorRank: entry.ranks[1],
+      };
+    });
 }

@@ -41,6 +41,9 @@ export class SearchHit {
   @Field(() => String, { nullable: true })
   period!: string | null;
 
+  @Field(() => String, { nullable: true, description: 'Section of the document the chunk comes from (e.g. "Item 7. Management\'s Discussion and Analysis"), when known.' })
+  section!: string | null;
+
   @Field(() => Int, { nullable: true, description: 'Rank in the full-text leg (1 = best), null when that leg did not return it.' })
   textRank!: number | null;
 
@@ -73,6 +76,9 @@ export class IngestDocumentInput {
 
   @Field(() => String, { nullable: true })
   sourceUrl?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Section title when the document is one section of a filing; otherwise sections are found from SEC item headings.' })
+  section?: string | null;
 }
 
 @ObjectType()

@@ -1,0 +1,165 @@
+import type { EntityManager } from 'typeorm';
+import { countTerms, termImpact } from './bm25';
+import { searchableText } from './chunk-context';
+import { Document } from './document.entity';
+
+/**
+ * SQL of documents and their chunks, and of the BM25 index that ingestion keeps with them (postings, terms and
+ * corpus statistics). Every write takes the caller's manager, so a document, its chunks and their index entries are
+ * stored in one transaction.
+ */
+
+const CHUNKS_PER_INSERT = 500;
+const POSTINGS_PER_INSERT = 5_000;
+
+export interface NewChunk {
+  content: string;
+  section: string | null;
+  context: string;
+}
+
+export interface StoredChunk {
+  id: number;
+  companyId: number;
+  /** Context line and content: what is indexed and embedded. */
+  text: string;
+}
+
+export function findDocumentByHash(manager: EntityManager, companyId: number, contentHash: string): Promise<Document | null> {
+  return manager.getRepository(Document).findOneBy({ companyId, contentHash });
+}
+
+/** Name and ticker of a company, or null when there is none with that id. */
+export async function companyNaming(manager: EntityManager, companyId: number): Promise<{ name: string; ticker: string } | null> {
+  const [row]: Array<{ name: string; ticker: string }> = await manager.query('SELECT name, ticker FROM companies WHERE id = $1', [companyId]);
+  return row ?? null;
+}
+
+export function insertDocument(manager: EntityManager, fields: Omit<Document, 'id' | 'createdAt'>): Promise<Document> {
+  const repository = manager.getRepository(Document);
+  return repository.save(repository.create(fields));
+}
+
+/** Stores the chunks of a document in order and indexes them; returns their ids. */
+export async function insertChunks(manager: EntityManager, document: Document, chunks: NewChunk[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (let start = 0; start < chunks.length; start += CHUNKS_PER_INSERT) {
+    const slice = chunks.slice(start, start + CHUNKS_PER_INSERT);
+    const rows: Array<{ id: number }> = await manager.query(
+      `INSERT INTO document_chunks (document_id, company_id, ordinal, content, section, context)
+       SELECT $1, $2, ordinal, content, section, context FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS t(ordinal, content, section, context)
+       ORDER BY ordinal RETURNING id`,
+      [document.id, document.companyId, slice.map((_, i) => start + i), slice.map((c) => c.content), slice.map((c) => c.section), slice.map((c) => c.context)],
+    );
+    ids.push(...rows.map((row) => row.id));
+  }
+  await indexChunks(manager, ids.map((id, i) => ({ id, companyId: document.companyId, text: searchableText(chunks[i].context, chunks[i].content) })));
+  return ids;
+}
+
+/**
+ * Adds chunks to the BM25 index: their postings, the chunk count of each of their terms, and the corpus totals.
+ * Terms are upserted in sorted order, so concurrent ingestions lock shared term rows in the same order (no deadlock).
+ */
+export async function indexChunks(manager: EntityManager, chunks: StoredChunk[]): Promise<void> {
+  if (chunks.length === 0) return;
+  const counted = chunks.map((chunk) => ({ chunk, ...countTerms(chunk.text) }));
+  const addedTerms = counted.reduce((sum, c) => sum + c.length, 0);
+  const [stats]: Array<{ chunks: string; total_terms: string }> = await manager.query('SELECT chunks, total_terms FROM search_corpus_stats WHERE id = 1');
+  const corpusChunks = Number(stats?.chunks ?? 0) + chunks.length;
+  const averageLength = (Number(stats?.total_terms ?? 0) + addedTerms) / corpusChunks;
+
+  const postings = { term: [] as string[], chunk: [] as number[], company: [] as number[], frequency: [] as number[], length: [] as number[], impact: [] as number[] };
+  const chunksPerTerm = new Map<string, number>();
+  const flush = async () => {
+    if (postings.term.length === 0) return;
+    await manager.query(
+      `INSERT INTO chunk_postings (term, chunk_id, company_id, frequency, chunk_terms, impact)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::int[], $4::smallint[], $5::int[], $6::real[])`,
+      [postings.term, postings.chunk, postings.company, postings.frequency, postings.length, postings.impact],
+    );
+    for (const list of Object.values(postings)) list.length = 0;
+  };
+  for (const { chunk, length, frequencies } of counted) {
+    for (const [term, frequency] of frequencies) {
+      postings.term.push(term);
+      postings.chunk.push(chunk.id);
+      postings.company.push(chunk.companyId);
+      postings.frequency.push(Math.min(frequency, 32_767));
+      postings.length.push(length);
+      postings.impact.push(termImpact(frequency, length, averageLength));
+      chunksPerTerm.set(term, (chunksPerTerm.get(term) ?? 0) + 1);
+    }
+    if (postings.term.length >= POSTINGS_PER_INSERT) await flush();
+  }
+  await flush();
+  const terms = [...chunksPerTerm.keys()].sort();
+  await manager.query(
+    `INSERT INTO search_terms (term, chunks) SELECT term, chunks FROM unnest($1::text[], $2::int[]) AS t(term, chunks) ORDER BY term
+     ON CONFLICT (term) DO UPDATE SET chunks = search_terms.chunks + EXCLUDED.chunks`,
+    [terms, terms.map((term) => chunksPerTerm.get(term))],
+  );
+  await manager.query(
+    `INSERT INTO search_corpus_stats (id, chunks, total_terms) VALUES (1, $1, $2)
+     ON CONFLICT (id) DO UPDATE SET chunks = search_corpus_stats.chunks + EXCLUDED.chunks, total_terms = search_corpus_stats.total_terms + EXCLUDED.total_terms`,
+    [chunks.length, addedTerms],
+  );
+  await manager.query(
+    'UPDATE document_chunks c SET term_count = t.length FROM unnest($1::int[], $2::int[]) AS t(id, length) WHERE c.id = t.id',
+    [counted.map((c) => c.chunk.id), counted.map((c) => c.length)],
+  );
+}
+
+/** A document stored before chunks had a context and a BM25 index, with what is needed to give them both. */
+export interface UnindexedDocument {
+  id: number;
+  companyId: number;
+  companyName: string;
+  ticker: string;
+  docType: string;
+  period: string | null;
+  chunks: Array<{ id: number; content: string }>;
+}
+
+export async function nextUnindexedDocument(manager: EntityManager): Promise<UnindexedDocument | null> {
+  const [document]: Array<Omit<UnindexedDocument, 'chunks'>> = await manager.query(
+    `SELECT d.id, d.company_id AS "companyId", co.name AS "companyName", co.ticker, d.doc_type AS "docType", d.period
+       FROM documents d JOIN companies co ON co.id = d.company_id
+      WHERE d.id = (SELECT document_id FROM document_chunks WHERE term_count IS NULL LIMIT 1)`,
+  );
+  if (!document) return null;
+  const chunks: Array<{ id: number; content: string }> = await manager.query('SELECT id, content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [document.id]);
+  return { ...document, chunks };
+}
+
+export async function setChunkContexts(manager: EntityManager, chunks: Array<{ id: number; section: string | null; context: string }>): Promise<void> {
+  await manager.query(
+    'UPDATE document_chunks c SET section = t.section, context = t.context FROM unnest($1::int[], $2::text[], $3::text[]) AS t(id, section, context) WHERE c.id = t.id',
+    [chunks.map((c) => c.id), chunks.map((c) => c.section), chunks.map((c) => c.context)],
+  );
+}
+
+export async function countChunks(manager: EntityManager): Promise<number> {
+  const [{ chunks }]: Array<{ chunks: number }> = await manager.query('SELECT count(*)::int AS chunks FROM document_chunks');
+  return chunks;
+}
+
+/** Searchable texts of every `step`-th chunk after `after`, in id order (an even sample for fitting a model). */
+export async function sampleChunkTexts(manager: EntityManager, after: number, step: number, limit: number): Promise<Array<{ id: number; text: string }>> {
+  const rows: Array<{ id: number; context: string | null; content: string }> = await manager.query(
+    'SELECT id, context, content FROM document_chunks WHERE id > $1 AND id % $2 = 0 ORDER BY id LIMIT $3',
+    [after, step, limit],
+  );
+  return rows.map((row) => ({ id: row.id, text: searchableText(row.context, row.content) }));
+}
+
+/** Chunks that have no vector of `model` yet, with their searchable text. */
+export async function chunksWithoutVector(manager: EntityManager, model: string, limit: number): Promise<StoredChunk[]> {
+  const rows: Array<{ id: number; company_id: number; context: string | null; content: string }> = await manager.query(
+    `SELECT c.id, c.company_id, c.context, c.content FROM document_chunks c
+      WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
+      ORDER BY c.id LIMIT $2`,
+    [model, limit],
+  );
+  return rows.map((row) => ({ id: row.id, companyId: row.company_id, text: searchableText(row.context, row.content) }));
+}

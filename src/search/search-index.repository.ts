@@ -1,0 +1,142 @@
+import type { EntityManager } from 'typeorm';
+import type { CorpusStats } from './bm25';
+import type { SearchHit } from './search.types';
+
+/** SQL of the read side of search: collection statistics, postings, nearest vectors and the rows of hits. */
+
+/** Which chunks a search may return; null or absent means no restriction of that kind. */
+export interface ChunkFilter {
+  companyIds: number[] | null;
+  periods?: string[] | null;
+  docTypes?: string[] | null;
+  /** Item labels ("item 7"), matched exactly, lower case. */
+  sectionItems?: string[] | null;
+  /** Words of a section title ("risk factors"), matched inside it, lower case. */
+  sectionPhrases?: string[] | null;
+  publishedFrom?: Date | null;
+  publishedTo?: Date | null;
+}
+
+/** Whether the filter restricts more than companies (then the document rows must be read). */
+export function restrictsDocuments(filter: ChunkFilter): boolean {
+  return Boolean(filter.periods || filter.docTypes || filter.sectionItems || filter.sectionPhrases || filter.publishedFrom || filter.publishedTo);
+}
+
+/**
+ * `EXISTS (…)` that holds when the chunk named by `chunkColumn` passes the document filters, with its parameters
+ * numbered from `first`.
+ */
+export function documentCondition(chunkColumn: string, filter: ChunkFilter, first: number): { sql: string; parameters: unknown[] } {
+  const parameters: unknown[] = [];
+  const next = (value: unknown) => {
+    parameters.push(value);
+    return `$${first + parameters.length - 1}`;
+  };
+  const conditions: string[] = [];
+  if (filter.periods) conditions.push(`d.period = ANY(${next(filter.periods)}::text[])`);
+  if (filter.docTypes) conditions.push(`d.doc_type = ANY(${next(filter.docTypes)}::text[])`);
+  if (filter.publishedFrom) conditions.push(`d.published_at >= ${next(filter.publishedFrom)}`);
+  if (filter.publishedTo) conditions.push(`d.published_at < ${next(filter.publishedTo)}`);
+  const sections: string[] = [];
+  if (filter.sectionItems) sections.push(`split_part(lower(c.section), '.', 1) = ANY(${next(filter.sectionItems)}::text[])`);
+  if (filter.sectionPhrases) sections.push(`EXISTS (SELECT 1 FROM unnest(${next(filter.sectionPhrases)}::text[]) AS s(phrase) WHERE strpos(lower(c.section), s.phrase) > 0)`);
+  if (sections.length > 0) conditions.push(`(${sections.join(' OR ')})`);
+  return {
+    sql: `EXISTS (SELECT 1 FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ${chunkColumn} AND ${conditions.join(' AND ')})`,
+    parameters,
+  };
+}
+
+export async function corpusStats(manager: EntityManager): Promise<CorpusStats> {
+  const [row]: Array<{ chunks: string; total_terms: string }> = await manager.query('SELECT chunks, total_terms FROM search_corpus_stats WHERE id = 1');
+  const chunks = Number(row?.chunks ?? 0);
+  return { chunks, averageLength: chunks > 0 ? Number(row.total_terms) / chunks : 0 };
+}
+
+/** Chunks containing each term, for the terms in the index. */
+export async function chunksPerTerm(manager: EntityManager, terms: string[]): Promise<Map<string, number>> {
+  const rows: Array<{ term: string; chunks: number }> = await manager.query('SELECT term, chunks FROM search_terms WHERE term = ANY($1::text[]) AND chunks > 0', [terms]);
+  return new Map(rows.map((row) => [row.term, row.chunks]));
+}
+
+export interface Posting {
+  chunk_id: number;
+  term: string;
+  frequency: number;
+  chunk_terms: number;
+}
+
+/**
+ * The best `perTerm` chunks of each term by precomputed impact (read from the impact index, so a common term costs
+ * `perTerm` rows, not its whole posting list: a rare term's whole list, a common term's best part), then every
+ * posting of the query terms in those chunks (exact look-ups of the key), to score them exactly.
+ */
+export function postingsOfTopChunks(manager: EntityManager, terms: string[], perTerm: number): Promise<Posting[]> {
+  return manager.query(
+    `WITH candidates AS (
+       SELECT DISTINCT best.chunk_id, best.company_id FROM unnest($1::text[]) AS q(term)
+        CROSS JOIN LATERAL (SELECT p.chunk_id, p.company_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
+     SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms
+       FROM candidates c CROSS JOIN unnest($1::text[]) AS q(term)
+       JOIN chunk_postings p ON p.company_id = c.company_id AND p.term = q.term AND p.chunk_id = c.chunk_id`,
+    [terms, perTerm],
+  );
+}
+
+/** Every posting of the query terms within the filter (a company's chunks are few enough to score all). */
+export function postingsWithin(manager: EntityManager, terms: string[], filter: ChunkFilter): Promise<Posting[]> {
+  const documents = restrictsDocuments(filter) ? documentCondition('p.chunk_id', filter, 3) : null;
+  return manager.query(
+    `SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms FROM chunk_postings p
+      WHERE p.term = ANY($1::text[]) AND ($2::int[] IS NULL OR p.company_id = ANY($2::int[]))${documents ? ` AND ${documents.sql}` : ''}`,
+    [terms, filter.companyIds, ...(documents?.parameters ?? [])],
+  );
+}
+
+/** Searchable text (context line and content) of chunks, for the phrase boost and near-duplicate checks. */
+export async function chunkTexts(manager: EntityManager, ids: number[]): Promise<Map<number, { context: string | null; content: string; documentId: number }>> {
+  const rows: Array<{ id: number; context: string | null; content: string; document_id: number }> = await manager.query(
+    'SELECT id, context, content, document_id FROM document_chunks WHERE id = ANY($1::int[])',
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.id, { context: row.context, content: row.content, documentId: row.document_id }]));
+}
+
+/**
+ * Nearest chunks of `model` by cosine distance through its HNSW index. Iterative index scans (pgvector 0.8+) keep a
+ * filter from starving the result (it is applied inside the index scan, not after LIMIT).
+ */
+export function nearestChunks(
+  manager: EntityManager,
+  { vector, model, dimensions, filter, limit, iterativeScan }: { vector: string; model: string; dimensions: number; filter: ChunkFilter; limit: number; iterativeScan: boolean },
+): Promise<Array<{ id: number; score: number }>> {
+  return manager.transaction(async (inner) => {
+    await inner.query(`SET LOCAL hnsw.ef_search = ${Math.max(100, Math.min(1000, Math.floor(limit)))}`);
+    if (iterativeScan) await inner.query('SET LOCAL hnsw.iterative_scan = relaxed_order');
+    const documents = restrictsDocuments(filter) ? documentCondition('e.chunk_id', filter, 5) : null;
+    const rows: Array<{ id: number; score: number }> = await inner.query(
+      `SELECT e.chunk_id AS id, (1 - (e.embedding::vector(${dimensions}) <=> $1::vector(${dimensions})))::float8 AS score
+         FROM chunk_embeddings e
+        WHERE e.model = $2 AND ($3::int[] IS NULL OR e.company_id = ANY($3::int[]))${documents ? ` AND ${documents.sql}` : ''}
+        ORDER BY e.embedding::vector(${dimensions}) <=> $1::vector(${dimensions})
+        LIMIT $4`,
+      [vector, model, filter.companyIds, limit, ...(documents?.parameters ?? [])],
+    );
+    // relaxed_order may return neighbours slightly out of order.
+    return rows.sort((a, b) => b.score - a.score);
+  });
+}
+
+export type HitRow = Omit<SearchHit, 'score' | 'textRank' | 'vectorRank'>;
+
+/** What a hit shows for each chunk id (chunks removed meanwhile are missing from the map). */
+export async function hitRows(manager: EntityManager, ids: number[]): Promise<Map<number, HitRow>> {
+  const rows: HitRow[] = await manager.query(
+    `SELECT c.id AS "chunkId", c.content, c.document_id AS "documentId", c.company_id AS "companyId", co.ticker,
+            d.title, d.doc_type AS "docType", d.period, c.section
+       FROM document_chunks c JOIN documents d ON d.id = c.document_id JOIN companies co ON co.id = c.company_id
+      WHERE c.id = ANY($1::int[])`,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.chunkId, row]));
+}
