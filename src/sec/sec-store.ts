@@ -31,18 +31,19 @@ export function storeImport(dataSource: DataSource, imported: ImportedCompany, t
     let companyId: number;
     if (existing) {
       companyId = existing.id;
-      await manager.query('UPDATE companies SET name = $2, ticker = $3, cik = $4, fiscal_year_end = $5 WHERE id = $1', [companyId, imported.name, ticker, imported.cik, imported.fiscalYearEndMonth]);
+      await manager.query('UPDATE companies SET name = $2, ticker = $3, cik = $4, fiscal_year_end = $5, currency = $6 WHERE id = $1', [companyId, imported.name, ticker, imported.cik, imported.fiscalYearEndMonth, imported.currency]);
     } else {
       [{ id: companyId }] = await manager.query(
-        `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end, cik, country) VALUES ($1, $2, $3, 'USD', $4, $5, 'US') RETURNING id`,
-        [imported.name, ticker, UNCLASSIFIED_SECTOR, imported.fiscalYearEndMonth, imported.cik],
+        // A us-gaap filer files with the SEC as a US company; companyfacts does not say where a foreign (IFRS) filer is.
+        `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end, cik, country) VALUES ($1, $2, $3, $6, $4, $5, $7) RETURNING id`,
+        [imported.name, ticker, UNCLASSIFIED_SECTOR, imported.fiscalYearEndMonth, imported.cik, imported.currency, imported.taxonomy === 'us-gaap' ? 'US' : null],
       );
     }
     for (const entity of Object.values(ENTITIES)) await manager.getRepository(entity).delete({ companyId });
     await manager.query('DELETE FROM statement_value_sources WHERE company_id = $1', [companyId]);
     for (const [kind, entity] of Object.entries(ENTITIES) as Array<[StatementKind, (typeof ENTITIES)[StatementKind]]>) {
       const rows = imported.statements.filter((s) => s.statement === kind).map((s) => ({
-        companyId, period: s.period, fiscalYear: s.fiscalYear, fiscalQuarter: s.fiscalQuarter, periodStart: s.periodStart, periodEnd: s.periodEnd, currency: 'USD', ...s.values,
+        companyId, period: s.period, fiscalYear: s.fiscalYear, fiscalQuarter: s.fiscalQuarter, periodStart: s.periodStart, periodEnd: s.periodEnd, currency: imported.currency, ...s.values,
       }));
       for (let i = 0; i < rows.length; i += 200) await manager.getRepository(entity).insert(rows.slice(i, i + 200) as never);
     }
