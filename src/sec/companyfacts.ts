@@ -325,10 +325,12 @@ export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
     const conceptOfYear = conceptsByYear(mapping, perConcept, usable);
     const labels = new Set(mapping.concepts.flatMap((concept) => [...(perConcept.get(concept)?.keys() ?? [])]));
     for (const label of labels) {
-      const fiscalYear = Number(label.slice(-4));
-      const concept = conceptOfYear.get(fiscalYear);
+      // Per-share figures and share counts are not summed, so a period the year's concept lacks may use another
+      // (EarningsPerShareBasicAndDiluted in a quarter with a loss, EarningsPerShareBasic in the others).
+      const candidates = mapping.unit === 'money' ? [conceptOfYear.get(Number(label.slice(-4)))] : mapping.concepts;
+      const concept = candidates.find((c) => c !== undefined && usable(perConcept.get(c)?.get(label), label));
       const chosen = concept === undefined ? undefined : perConcept.get(concept)?.get(label);
-      if (!concept || !chosen || !usable(chosen, label)) continue;
+      if (!concept || !chosen) continue;
       const key = `${mapping.statement}:${label}`;
       const statement = statements.get(key) ?? newStatement(mapping.statement, chosen.period);
       statements.set(key, statement);
