@@ -122,9 +122,11 @@ describe('SEC companyfacts import', () => {
     expect(bank.statements[0].values.revenue).to.equal(77);
   });
 
-  it('refuses IFRS filers with a message naming what is missing, and files that are not companyfacts', () => {
-    const ifrs = { cik: 1046179, entityName: 'Taiwan Semiconductor Manufacturing', facts: { dei: {}, 'ifrs-full': {} } } as CompanyFactsFile;
-    expect(() => importCompanyFacts(ifrs)).to.throw(/no us-gaap facts \(taxonomies: dei, ifrs-full\).*IFRS/);
+  it('refuses files with no statement facts, naming what is missing, and files that are not companyfacts', () => {
+    const dei = { cik: 1046179, entityName: 'Cover Only Co', facts: { dei: {} } } as CompanyFactsFile;
+    expect(() => importCompanyFacts(dei)).to.throw(/neither us-gaap nor ifrs-full facts \(taxonomies: dei\)/);
+    const emptyIfrs = { cik: 1046179, entityName: 'Empty IFRS Co', facts: { dei: {}, 'ifrs-full': {} } } as CompanyFactsFile;
+    expect(() => importCompanyFacts(emptyIfrs)).to.throw(/files no ifrs-full facts of the concepts the import maps/);
     expect(() => importCompanyFacts({} as CompanyFactsFile)).to.throw(/not a companyfacts file/);
   });
 });
@@ -148,8 +150,8 @@ describe('npm run import:sec', function () {
     fs.writeFileSync(path.join(folder, 'tickers.json'), JSON.stringify({ 0: { cik_str: 999001, ticker: 'FXD', title: 'Fixture Devices' }, 1: { cik_str: 999001, ticker: 'FXD-B', title: 'Fixture Devices' } }));
     const env = { DATA_DIR: freshDataDir() };
     const result = await run([path.join(folder, 'CIK0000999001.json'), path.join(folder, 'ifrs.json'), '--tickers', path.join(folder, 'tickers.json')], env);
-    expect(result.stdout).to.match(/FXD Fixture Devices Inc\.: \d+ statements, \d+ values \(\d+ derived, 1 restated\), fiscal year ends in month 9/);
-    expect(result.stdout).to.match(/ifrs\.json: refused: IFRS Co files no us-gaap facts/);
+    expect(result.stdout).to.match(/FXD Fixture Devices Inc\.: \d+ statements, \d+ values \(\d+ derived, 1 restated\), fiscal year ends in month 9, us-gaap in USD/);
+    expect(result.stdout).to.match(/ifrs\.json: refused: IFRS Co files no ifrs-full facts of the concepts the import maps/);
     expect(result.status).to.equal(1); // one file was refused
     // Importing again replaces, never duplicates.
     expect((await run([path.join(folder, 'CIK0000999001.json'), '--tickers', path.join(folder, 'tickers.json')], env)).status).to.equal(0);

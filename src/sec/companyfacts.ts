@@ -349,6 +349,7 @@ export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
     if (Object.keys(statement.values).length === 0 || (statement.statement === 'balance' && statement.values.totalAssets === undefined)) statements.delete(key);
   }
   sources = sources.filter((source) => statements.has(`${source.statement}:${source.period}`));
+  if (statements.size === 0) throw new UnsupportedFiling(`${file.entityName} files no ${taxonomy} facts of the concepts the import maps, in annual or quarterly reports`);
   fillPeriodSpans(statements);
   const ends = [...statements.values()].filter((s) => s.fiscalQuarter === null).map((s) => Number(s.periodEnd.slice(5, 7)));
   return {

@@ -3,10 +3,12 @@ import { LocalDateResolver } from 'graphql-scalars';
 import type { PeriodType } from './fiscal-period';
 import { RATIO_DEFINITIONS } from './ratios';
 
-export const PeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL' } as const satisfies Record<PeriodType, PeriodType>;
+/** A stored period's type, or TTM for figures of the trailing twelve months (computed, never stored). */
+export type RowPeriodType = PeriodType | 'TTM';
+export const PeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL', TTM: 'TTM' } as const satisfies Record<RowPeriodType, RowPeriodType>;
 registerEnumType(PeriodTypeEnum, {
   name: 'PeriodType',
-  description: 'QUARTER for Q<n>-<yyyy> periods, ANNUAL for FY<yyyy> periods.',
+  description: 'QUARTER for Q<n>-<yyyy> periods, ANNUAL for FY<yyyy> periods, TTM for the trailing twelve months (period "ttm"; never a stored period).',
 });
 
 /** Fields that say which period a row describes (shared by FinancialPeriod and Ratios; not itself in the schema). */
@@ -15,11 +17,11 @@ export abstract class PeriodFields {
   @Field(() => Int)
   companyId!: number;
 
-  @Field({ description: 'Q<n>-<yyyy> or FY<yyyy>.' })
+  @Field({ description: 'Q<n>-<yyyy> or FY<yyyy>; TTM for the trailing twelve months ending at periodEnd.' })
   period!: string;
 
   @Field(() => PeriodTypeEnum)
-  type!: PeriodType;
+  type!: RowPeriodType;
 
   @Field(() => Int)
   fiscalYear!: number;
