@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { importCompanyFacts, type CompanyFactsFile, type RawFact } from '../src/sec/companyfacts';
-import { balanceCheck, cashRollForwardCheck, roundingTolerance, summarizeChecks, yearSumCheck } from '../src/statements/data-quality';
+import { balanceCheck, cashRollForwardCheck, roundingTolerance, statementUnitCap, summarizeChecks, yearSumCheck } from '../src/statements/data-quality';
 import { computeRatios, type RatioInputs } from '../src/statements/ratios';
 import { sumQuarters, trailingQuarters } from '../src/statements/trailing';
 import { quarter } from '../src/statements/fiscal-period';
@@ -120,7 +120,12 @@ describe('reconciled statements: import', () => {
 
 describe('reconciled statements: checks', () => {
   it('allows the reported rounding and no more', () => {
-    expect(roundingTolerance([395_000_000, 101_971_000])).to.equal(500_000 + 500);
+    // Cash from a filing in millions, a net change in thousands; a statement of a few round numbers is in units.
+    const balance = { cashAndEquivalents: 395_000_000, totalAssets: 7_201_346_000 };
+    expect(statementUnitCap(balance)).to.equal(1_000_000);
+    expect(roundingTolerance([[395_000_000, balance], [101_971_000, { netChangeInCash: 101_971_000 }]])).to.equal(500_000 + 500);
+    expect(statementUnitCap({ revenue: 400, epsDiluted: 4.2 })).to.equal(1);
+    expect(roundingTolerance([[400, { revenue: 400 }]])).to.equal(0.5);
     // Filed in millions: one million off is rounding; in units, two off is not.
     expect(balanceCheck({ totalAssets: 1_000_000_000, totalLiabilities: 600_000_000, totalEquity: 399_000_000 })).to.include({ passed: true, difference: 1_000_000 });
     expect(balanceCheck({ totalAssets: 1_000_000_001, totalLiabilities: 600_000_000, totalEquity: 399_000_000 })).to.include({ passed: false, difference: 1_000_001 });

@@ -3,9 +3,10 @@
  * misses, and why when it does. Pure: the same functions check imported statements in the evaluation and stored
  * ones in the API.
  *
- * Tolerance is the reported rounding: an amount filed in millions is a multiple of 1,000,000 and may be off by half
- * of that; a comparison may be off by the sum of its inputs' half-units (an input's unit is the largest power of ten,
- * at most a million, that divides it).
+ * Tolerance is the reported rounding. An amount's unit (units, thousands, millions) is the largest power of ten that
+ * divides it, but no more than a thousandth of the largest amount of its statement (a statement of a few round
+ * numbers is not taken for one in millions; an amount from a later filing in millions, kept in a statement otherwise
+ * in thousands, is). Each compared amount may be off by half its unit; a comparison by the sum of those halves.
  */
 import type { IncomeStatement } from './income-statement.entity';
 import type { BalanceSheet } from './balance-sheet.entity';
@@ -44,12 +45,23 @@ export function roundingUnit(values: Maybe[]): number {
   return unit;
 }
 
-/** How far a comparison of reported amounts may be off through their rounding alone. */
-export function roundingTolerance(values: Maybe[]): number {
-  return values.filter(known).reduce((sum, value) => sum + roundingUnit([value]) / 2, 0);
+const NOT_AMOUNTS = new Set(['id', 'companyId', 'fiscalYear', 'fiscalQuarter', 'epsBasic', 'epsDiluted', 'sharesBasic', 'sharesDiluted']);
+
+/** The coarsest unit an amount of this statement can have: the largest power of ten up to a thousandth of its largest amount. */
+export function statementUnitCap(statement: object | null | undefined): number {
+  const amounts = Object.entries(statement ?? {}).filter(([key, value]) => typeof value === 'number' && !NOT_AMOUNTS.has(key)).map(([, value]) => Math.abs(value as number));
+  const largest = Math.max(0, ...amounts);
+  let cap = 1;
+  while (cap * 10 <= largest / 1000 && cap < 1_000_000) cap *= 10;
+  return cap;
 }
 
-function result(check: CheckName, difference: number, inputs: Maybe[], detail: string, failure: string): QualityCheck {
+/** How far a comparison may be off through rounding alone: half the unit of each amount (capped by its statement's). */
+export function roundingTolerance(inputs: Array<[Maybe, object | null | undefined]>): number {
+  return inputs.filter(([value]) => known(value)).reduce((sum, [value, statement]) => sum + Math.min(roundingUnit([value]), statementUnitCap(statement)) / 2, 0);
+}
+
+function result(check: CheckName, difference: number, inputs: Array<[Maybe, object | null | undefined]>, detail: string, failure: string): QualityCheck {
   const tolerance = roundingTolerance(inputs);
   const passed = Math.abs(difference) <= tolerance;
   return { check, passed, difference, tolerance, detail: passed ? detail : `${detail}. ${failure}` };
@@ -67,16 +79,16 @@ export function balanceCheck(b: Amounts<BalanceSheet>): QualityCheck | null {
   const right = parts.filter(known).reduce((sum, value) => sum + value, 0);
   const difference = b.totalAssets - right;
   const filedTotal = b.totalLiabilitiesAndEquity;
-  const why = known(filedTotal) && Math.abs(filedTotal - b.totalAssets) <= roundingUnit([filedTotal, b.totalAssets])
+  const why = known(filedTotal) && Math.abs(filedTotal - b.totalAssets) <= roundingTolerance([[filedTotal, b], [b.totalAssets, b]])
     ? `The filing's own total liabilities and equity (${money(filedTotal)}) equals total assets, so ${money(difference)} sits in a line between liabilities and equity that the filer tagged with a concept of its own`
     : `The filing's own totals do not add up (total liabilities and equity ${known(filedTotal) ? money(filedTotal) : 'not reported'})`;
-  return result('balance', difference, [b.totalAssets, ...parts], `Total assets ${money(b.totalAssets)} against liabilities, equity, non-controlling interest and temporary equity ${money(right)}`, why);
+  return result('balance', difference, [b.totalAssets, ...parts].map((value) => [value, b] as [Maybe, object]), `Total assets ${money(b.totalAssets)} against liabilities, equity, non-controlling interest and temporary equity ${money(right)}`, why);
 }
 
 export function grossProfitCheck(i: Amounts<IncomeStatement>): QualityCheck | null {
   if (!known(i.grossProfit) || !known(i.revenue) || !known(i.costOfRevenue)) return null;
   const difference = i.grossProfit - (i.revenue - i.costOfRevenue);
-  return result('grossProfit', difference, [i.grossProfit, i.revenue, i.costOfRevenue], `Gross profit ${money(i.grossProfit)} against revenue − cost of revenue ${money(i.revenue - i.costOfRevenue)}`,
+  return result('grossProfit', difference, [i.grossProfit, i.revenue, i.costOfRevenue].map((value) => [value, i] as [Maybe, object]), `Gross profit ${money(i.grossProfit)} against revenue − cost of revenue ${money(i.revenue - i.costOfRevenue)}`,
     'The filing tags a gross profit that is not revenue minus cost of revenue (a cost line outside cost of revenue, or a revenue concept other than the one stored)');
 }
 
@@ -94,7 +106,7 @@ export function yearSumCheck(year: Record<string, unknown>, quarters: Array<Reco
     if (!known(total) || !parts.every(known)) continue;
     compared += 1;
     const difference = total - (parts as number[]).reduce((sum, value) => sum + value, 0);
-    const tolerance = roundingTolerance([total, ...parts]);
+    const tolerance = roundingTolerance([[total, year], ...parts.map((value, i) => [value, quarters[i]] as [Maybe, object | null])]);
     if (Math.abs(difference) > tolerance) failing.push(`${field} ${money(difference)}`);
     if (!worst || Math.abs(difference) - tolerance > Math.abs(worst.difference) - worst.tolerance) worst = { field, difference, tolerance };
   }
@@ -113,13 +125,13 @@ export function cashRollForwardCheck(c: Amounts<CashFlowStatement>, closing: Amo
   const [closingCash, openingCash] = [closing?.cashAndEquivalents as number, opening?.cashAndEquivalents as number];
   // Since ASU 2016-18 the statement rolls cash and restricted cash forward together; before it, cash alone.
   const withRestricted = result('cashRollForward', c.netChangeInCash - (closingCash + (closing?.restrictedCash ?? 0) - openingCash - (opening?.restrictedCash ?? 0)),
-    [c.netChangeInCash, closingCash, closing?.restrictedCash, openingCash, opening?.restrictedCash],
+    [[c.netChangeInCash, c], [closingCash, closing], [closing?.restrictedCash, closing], [openingCash, opening], [opening?.restrictedCash, opening]],
     `Net change in cash ${money(c.netChangeInCash)} against cash and restricted cash ${money(openingCash + (opening?.restrictedCash ?? 0))} → ${money(closingCash + (closing?.restrictedCash ?? 0))}`,
     !known(closing?.restrictedCash) || !known(opening?.restrictedCash)
       ? 'Restricted cash is not reported at both dates, and the net change of the cash-flow statement may include it'
       : 'The cash-flow statement rolls forward a different cash total (e.g. cash held for sale or in a disposal group)');
   if (withRestricted.passed || (!known(closing?.restrictedCash) && !known(opening?.restrictedCash))) return withRestricted;
-  const cashAlone = result('cashRollForward', c.netChangeInCash - (closingCash - openingCash), [c.netChangeInCash, closingCash, openingCash],
+  const cashAlone = result('cashRollForward', c.netChangeInCash - (closingCash - openingCash), [[c.netChangeInCash, c], [closingCash, closing], [openingCash, opening]],
     `Net change in cash ${money(c.netChangeInCash)} against cash and equivalents alone ${money(openingCash)} → ${money(closingCash)} (a statement from before restricted cash was rolled forward with it)`, '');
   return cashAlone.passed ? cashAlone : withRestricted;
 }
