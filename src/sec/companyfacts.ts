@@ -1,5 +1,8 @@
 import { MAPPINGS_BY_TAXONOMY, isAdditive, type FieldMapping, type StatementKind, type Taxonomy } from './concept-map';
 import { deriveFields } from './derived-fields';
+import type { ImportedStatement, ValueSource } from './imported-statement';
+
+export type { ImportedStatement, ValueSource } from './imported-statement';
 
 /**
  * SEC `companyfacts` (https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json) → our fiscal periods and
@@ -26,35 +29,6 @@ export interface CompanyFactsFile {
   cik: number | string;
   entityName: string;
   facts: Record<string, Record<string, { label?: string; units: Record<string, RawFact[]> }>>;
-}
-
-/** Where one stored value came from. */
-export interface ValueSource {
-  statement: StatementKind;
-  period: string;
-  field: string;
-  /** As stored (payments negated into cash outflows). */
-  value: number;
-  /** As filed (or as derived from filed values). */
-  reportedValue: number;
-  concept: string;
-  accession: string;
-  form: string;
-  filed: string;
-  /** Computed from other periods (Q2 = H1 − Q1, Q4 = FY − 9M…) rather than filed as such. */
-  derived: boolean;
-  /** A later filing changed the value first reported; the later one is kept. */
-  restated: boolean;
-}
-
-export interface ImportedStatement {
-  statement: StatementKind;
-  period: string;
-  fiscalYear: number;
-  fiscalQuarter: number | null;
-  periodStart: string;
-  periodEnd: string;
-  values: Record<string, number>;
 }
 
 export interface ImportedCompany {

@@ -1,5 +1,5 @@
 import type { StatementKind } from './concept-map';
-import type { ImportedStatement, ValueSource } from './companyfacts';
+import type { ImportedStatement, ValueSource } from './imported-statement';
 
 /**
  * Fields computed from other fields of the same statement when the filing does not tag them, each recorded with
