@@ -3,12 +3,18 @@ import { LocalDateResolver } from 'graphql-scalars';
 import type { PeriodType } from './fiscal-period';
 import { RATIO_DEFINITIONS } from './ratios';
 
-/** A stored period's type, or TTM for figures of the trailing twelve months (computed, never stored). */
-export type RowPeriodType = PeriodType | 'TTM';
-export const PeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL', TTM: 'TTM' } as const satisfies Record<RowPeriodType, RowPeriodType>;
+export const PeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL' } as const satisfies Record<PeriodType, PeriodType>;
 registerEnumType(PeriodTypeEnum, {
   name: 'PeriodType',
-  description: 'QUARTER for Q<n>-<yyyy> periods, ANNUAL for FY<yyyy> periods, TTM for the trailing twelve months (period "ttm"; never a stored period).',
+  description: 'QUARTER for Q<n>-<yyyy> periods, ANNUAL for FY<yyyy> periods.',
+});
+
+/** What ratios are computed over: a stored period, or the trailing twelve months (computed, never stored). */
+export type RatioPeriodType = PeriodType | 'TTM';
+export const RatioPeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL', TTM: 'TTM' } as const satisfies Record<RatioPeriodType, RatioPeriodType>;
+registerEnumType(RatioPeriodTypeEnum, {
+  name: 'RatioPeriodType',
+  description: 'QUARTER or ANNUAL for a stored period, TTM for the trailing twelve months (period "ttm").',
 });
 
 /** Fields that say which period a row describes (shared by FinancialPeriod and Ratios; not itself in the schema). */
@@ -19,9 +25,6 @@ export abstract class PeriodFields {
 
   @Field({ description: 'Q<n>-<yyyy> or FY<yyyy>; TTM for the trailing twelve months ending at periodEnd.' })
   period!: string;
-
-  @Field(() => PeriodTypeEnum)
-  type!: RowPeriodType;
 
   @Field(() => Int)
   fiscalYear!: number;
@@ -37,7 +40,10 @@ export abstract class PeriodFields {
 }
 
 @ObjectType({ description: 'A fiscal period for which a company has data, with its statements and ratios.' })
-export class FinancialPeriod extends PeriodFields {}
+export class FinancialPeriod extends PeriodFields {
+  @Field(() => PeriodTypeEnum)
+  type!: PeriodType;
+}
 
 /** Financial ratios of one period; one nullable Float per definition in ratios.ts, described by its formula. */
 @ObjectType({
@@ -46,6 +52,9 @@ export class FinancialPeriod extends PeriodFields {}
 })
 export class Ratios extends PeriodFields {
   [ratio: string]: unknown;
+
+  @Field(() => RatioPeriodTypeEnum)
+  type!: RatioPeriodType;
 }
 for (const definition of RATIO_DEFINITIONS) {
   Field(() => Float, { nullable: true, description: `${definition.label}: ${definition.formula}.` })(Ratios.prototype, definition.key);
