@@ -5,6 +5,10 @@
  * very statements the service sends for that page, answering the same JSON. The service's requests/s divided by the
  * baseline's is therefore what everything the service adds on top costs (routing, GraphQL execution, TypeORM).
  *
+ * Then one more figure: the p50/p95 latency of `GET /v1/companies/:id` alone, and again while two anonymous clients
+ * each send a ~0.9 MB GraphQL document of 300,000 directives once a second (the parser-limit fault drill). The two
+ * runs are back to back in the same process, so the ratio of their p95s is what the attack costs other callers.
+ *
  *   npm run bench                 embedded PostgreSQL (PGlite) in a fresh temp dir
  *   npm run bench -- --json       the same figures as one JSON object on stdout
  *   BENCH_SECONDS=5               length of each timed run (default 10), after a 2 s warm-up that is not reported
@@ -399,6 +403,79 @@ async function measure(scenario: Scenario, seconds: number, signal: AbortSignal)
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Parser flood: a cheap read's latency, alone and while two clients send 1 MB documents
+
+/** The document of the fault drill: one field under 300,000 directives (about 0.9 MB). */
+const FLOOD_BODY = JSON.stringify({ query: `{ __typename ${'@a '.repeat(300_000)}}` });
+const FLOOD_ATTACKERS = 2;
+const FLOOD_INTERVAL_MS = 1_000;
+/** Concurrent callers of the read whose latency is measured (each sends its next request when the last answers). */
+const FLOOD_READERS = 4;
+
+interface FloodFigures {
+  request: string;
+  quiet: { requests: number; p50Ms: number; p95Ms: number };
+  flooded: { requests: number; p50Ms: number; p95Ms: number };
+  /** Attack requests sent and how they were answered (status: count). */
+  attack: { requests: number; statuses: Record<string, number> };
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
+}
+
+/** Latencies (ms) of back-to-back GETs of `url` from FLOOD_READERS callers for `seconds`. */
+async function readLatencies(url: string, seconds: number, signal: AbortSignal): Promise<{ requests: number; p50Ms: number; p95Ms: number }> {
+  const until = Date.now() + seconds * 1000;
+  const samples: number[] = [];
+  const reader = async () => {
+    while (Date.now() < until && !signal.aborted) {
+      const started = performance.now();
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new BenchError(`GET ${url} answered ${response.status} during the flood scenario`);
+      samples.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: FLOOD_READERS }, reader));
+  signal.throwIfAborted();
+  samples.sort((a, b) => a - b);
+  return { requests: samples.length, p50Ms: Math.round(percentile(samples, 0.5) * 10) / 10, p95Ms: Math.round(percentile(samples, 0.95) * 10) / 10 };
+}
+
+/** One anonymous attacker: a flood document every FLOOD_INTERVAL_MS until `stop`. */
+async function attack(graphqlUrl: string, stop: AbortSignal, statuses: Record<string, number>): Promise<void> {
+  while (!stop.aborted) {
+    const started = Date.now();
+    const status = await fetch(graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: FLOOD_BODY, signal: stop })
+      .then(async (response) => {
+        await response.arrayBuffer();
+        return String(response.status);
+      })
+      .catch(() => (stop.aborted ? null : 'error'));
+    if (status !== null) statuses[status] = (statuses[status] ?? 0) + 1;
+    await sleep(Math.max(0, FLOOD_INTERVAL_MS - (Date.now() - started)));
+  }
+}
+
+async function measureFlood(app: App, companyId: number, seconds: number, signal: AbortSignal): Promise<FloodFigures> {
+  const url = `${app.url}/v1/companies/${companyId}`;
+  await readLatencies(url, WARMUP_SECONDS, signal);
+  const quiet = await readLatencies(url, seconds, signal);
+  const stop = new AbortController();
+  const statuses: Record<string, number> = {};
+  const attackers = Array.from({ length: FLOOD_ATTACKERS }, () => attack(`${app.url}/graphql`, stop.signal, statuses));
+  try {
+    const flooded = await readLatencies(url, seconds, signal);
+    return { request: `GET /v1/companies/${companyId}`, quiet, flooded, attack: { requests: Object.values(statuses).reduce((a, b) => a + b, 0), statuses } };
+  } finally {
+    stop.abort();
+    await Promise.all(attackers);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Report
 
 interface Report {
@@ -412,6 +489,7 @@ interface Report {
   /** The statements both the baseline and the service send for the default page. */
   listSql: string[];
   scenarios: ScenarioFigures[];
+  flood: FloodFigures;
 }
 
 function formatText(report: Report): string {
@@ -438,7 +516,15 @@ function formatText(report: Report): string {
   const widths = columns.map((column, i) => Math.max(column.length, ...rows.map((row) => row[i].length)));
   // Text columns left-aligned, figures right-aligned.
   const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  return [...header, line(columns), ...rows.map(line), ''].join('\n');
+  const { flood } = report;
+  const floodLines = [
+    '',
+    `parser flood: ${flood.request}, ${FLOOD_READERS} callers, alone and while ${FLOOD_ATTACKERS} anonymous clients each POST a 0.9 MB document of 300,000 directives to /graphql every ${FLOOD_INTERVAL_MS / 1000} s`,
+    `  alone        ${flood.quiet.requests} requests, p50 ${flood.quiet.p50Ms} ms, p95 ${flood.quiet.p95Ms} ms`,
+    `  under flood  ${flood.flooded.requests} requests, p50 ${flood.flooded.p50Ms} ms, p95 ${flood.flooded.p95Ms} ms (p95 ${(flood.quiet.p95Ms > 0 ? flood.flooded.p95Ms / flood.quiet.p95Ms : 0).toFixed(2)}× alone)`,
+    `  attack       ${flood.attack.requests} documents, answered ${Object.entries(flood.attack.statuses).map(([status, count]) => `${status} ×${count}`).join(', ')}`,
+  ];
+  return [...header, line(columns), ...rows.map(line), ...floodLines, ''].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -478,6 +564,7 @@ async function benchmark(options: BenchOptions, teardown: Teardown, signal: Abor
     measured.push({ ...(await measure(scenario, options.seconds, signal)), sqlPerRequest: sqlPerRequest[i] });
   }
   const bare = measured[0].requestsPerSecond;
+  const flood = await measureFlood(app, servicePage.data[0].id, options.seconds, signal);
 
   return {
     database: { kind: database.kind, description: database.description },
@@ -489,6 +576,7 @@ async function benchmark(options: BenchOptions, teardown: Teardown, signal: Abor
     durationSeconds: options.seconds,
     listSql: [statements.page, statements.count].map((s) => (s.values.length ? `${s.text} -- ${JSON.stringify(s.values)}` : s.text)),
     scenarios: measured.map((figures) => ({ ...figures, ratioToBare: bare > 0 ? figures.requestsPerSecond / bare : 0 })),
+    flood,
   };
 }
 

@@ -21,7 +21,8 @@ export class RequestBody {
   }
 
   private present(field: string): boolean {
-    return this.body[field] !== undefined && this.body[field] !== null;
+    // null is a value, not an absent field: the OpenAPI document allows no null, and neither does the route.
+    return this.body[field] !== undefined;
   }
 
   private fail(field: string, expected: string): never {

@@ -1,15 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
-import { AppError, statusForCode, userErrorFromDatabase, type ErrorCode } from '../src/shared/errors';
+import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { AppError, isErrorCode, toAppError } from '../src/shared/errors';
+import { startSseStream, writeSseEvent } from '../src/shared/sse';
+import { appErrorOf } from '../src/graphql/errors';
+import { checkRestVariables } from './variable-check';
 import { snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
 import { RequestParams } from './params';
 import { RequestBody } from './body';
 import { readJsonBody } from '../src/http/body';
-import { ROUTES, type RestRoute } from './routes';
+import { ROUTES, routeSpec, type RestRoute } from './routes';
+import { rootFields } from '../src/graphql/operation-admission';
 import { buildOpenApi } from './openapi';
 import type { Principal } from '../src/auth/roles';
 import type { RequestGuard } from '../src/http/guard';
@@ -36,6 +40,11 @@ function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
     const errors = validate(schema, document);
     if (errors.length > 0) {
       throw new Error(`REST operation ${route.operation} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
+    }
+    // The route's role and budget are those of its root field: the stored operation must run that field alone.
+    const fields = rootFields(document);
+    if (fields.length !== 1 || fields[0] !== route.doc.dataPath[0]) {
+      throw new Error(`REST operation ${route.operation} must select exactly its root field ${route.doc.dataPath[0]}, selects ${fields.join(', ')}`);
     }
     return { route, segments: route.path.split('/').filter(Boolean), document };
   });
@@ -68,75 +77,75 @@ function withoutUndefined(value: unknown): unknown {
 }
 
 /** Turns GraphQL errors of an in-process execution into the REST error with the same code. */
-function toAppError(errors: readonly GraphQLError[], logger: Logger): AppError {
-  const [first] = errors;
-  const code = first.extensions?.code;
-  if (typeof code === 'string' && statusForCode(code) !== undefined && code !== 'INTERNAL_SERVER_ERROR') {
-    return new AppError(code as ErrorCode, first.message, first.extensions?.details);
-  }
-  // An error without a path came before any resolver ran: graphql-js rejected the variables, the input is at fault.
-  if (first.path === undefined) return new AppError('BAD_USER_INPUT', first.message);
-  const fromDatabase = userErrorFromDatabase(first.originalError);
-  if (fromDatabase) return fromDatabase;
-  logger.error('rest operation failed', { error: first.originalError?.stack ?? first.message, path: first.path });
-  return new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
+function toRestError(errors: ExecutionResult['errors'], logger: Logger): AppError {
+  return appErrorOf(errors?.[0], logger, 'rest operation failed');
 }
 
 type EventResult = ExecutionResult | AsyncGenerator<ExecutionResult>;
 
-/** The one event of a subscription result: `{type, ...}` under the operation's single root field. */
-function eventOf(result: ExecutionResult, logger: Logger): Record<string, any> {
-  if (result.errors?.length) throw toAppError(result.errors, logger);
-  return Object.values(result.data ?? {})[0] as Record<string, any>;
+/** An event of a subscription as REST sends it: its Server-Sent Event name and the fields of its kind. */
+interface RestEvent {
+  name: string;
+  payload: Record<string, unknown>;
 }
 
-/** Keeps only the fields an event carries (GraphQL returns the others as null). */
-function eventPayload(event: Record<string, any>): Record<string, unknown> {
-  const { type: _type, ...rest } = event;
-  return Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null && value !== undefined));
+/**
+ * The one event of a subscription result (under the operation's single root field), named by the route's table;
+ * null for a kind the route does not send.
+ */
+function eventOf(route: RestRoute, result: ExecutionResult, logger: Logger): RestEvent | null {
+  if (result.errors?.length) throw toRestError(result.errors, logger);
+  const { __typename: kind, ...payload } = Object.values(result.data ?? {})[0] as Record<string, unknown>;
+  const name = route.events?.[kind as string];
+  return name ? { name, payload } : null;
 }
 
-function raise(event: Record<string, any>): never {
-  const code = event.error?.code as ErrorCode;
-  throw new AppError(statusForCode(code) ? code : 'INTERNAL_SERVER_ERROR', event.error?.message ?? 'Internal server error');
+/** The data of an event as REST sends it; an `error` event carries the error envelope's code and message. */
+function restData(route: RestRoute, event: RestEvent): unknown {
+  return event.name === 'error' ? event.payload : snakeCaseKeys(route.data(event.payload, {}));
+}
+
+function raise(event: RestEvent): never {
+  const { code, message } = event.payload;
+  throw new AppError(isErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR', typeof message === 'string' ? message : 'Internal server error');
 }
 
 /**
  * Serves a subscription of events. A failure before the first event (bad input, unknown company) is an ordinary
- * error response; after that, a stream reports it as an `error` event. Without streaming, DONE is the `data`.
+ * error response; after that, a stream reports it as an `error` event. Without streaming, `done` is the `data`.
  */
 async function serveEvents(res: ServerResponse, route: RestRoute, result: EventResult, streamed: boolean, logger: Logger): Promise<void> {
-  if (!(Symbol.asyncIterator in result)) throw toAppError(result.errors ?? [], logger);
+  if (!(Symbol.asyncIterator in result)) throw toRestError(result.errors, logger);
   const events = result[Symbol.asyncIterator]();
-  try {
-    const first = await events.next();
-    if (first.done) throw new AppError('INTERNAL_SERVER_ERROR', 'The answer ended without an event');
-    let event = eventOf(first.value, logger);
-    if (event.type === 'ERROR') raise(event);
-    if (!streamed) {
-      for (;;) {
-        if (event.type === 'DONE') return sendJson(res, 200, { success: true, data: snakeCaseKeys(route.data(eventPayload(event), {})) });
-        if (event.type === 'ERROR') raise(event);
-        const next = await events.next();
-        if (next.done) throw new AppError('INTERNAL_SERVER_ERROR', 'The answer ended without a DONE event');
-        event = eventOf(next.value, logger);
-      }
+  const nextEvent = async (): Promise<RestEvent> => {
+    for (;;) {
+      const next = await events.next();
+      if (next.done) throw new AppError('INTERNAL_SERVER_ERROR', 'The answer ended without a done event');
+      const event = eventOf(route, next.value, logger);
+      if (event) return event;
     }
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    const send = (type: string, payload: unknown) => res.write(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
+  };
+  try {
+    let event = await nextEvent();
+    if (event.name === 'error') raise(event);
+    if (!streamed) {
+      while (event.name !== 'done') {
+        if (event.name === 'error') raise(event);
+        event = await nextEvent();
+      }
+      return sendJson(res, 200, { success: true, data: restData(route, event) });
+    }
+    startSseStream(res);
     try {
       for (;;) {
-        send(String(event.type).toLowerCase(), event.type === 'ERROR' ? event.error : snakeCaseKeys(route.data(eventPayload(event), {})));
-        if (event.type === 'DONE' || event.type === 'ERROR' || res.destroyed) break;
-        const next = await events.next();
-        if (next.done) throw new AppError('INTERNAL_SERVER_ERROR', 'The answer ended without a DONE event');
-        event = eventOf(next.value, logger);
+        writeSseEvent(res, event.name, restData(route, event));
+        if (event.name === 'done' || event.name === 'error' || res.destroyed) break;
+        event = await nextEvent();
       }
     } catch (error) {
       // Headers are sent: a failure now is told as an error event, the stream's own way, never a cut connection.
-      const known = error instanceof AppError ? error : new AppError('INTERNAL_SERVER_ERROR', 'Internal server error');
-      if (!(error instanceof AppError)) logger.error('event stream failed', { error: (error as Error)?.stack ?? String(error) });
-      if (!res.destroyed) send('error', { code: known.code, message: known.message });
+      const known = toAppError(error, logger, 'event stream failed');
+      if (!res.destroyed) writeSseEvent(res, 'error', { code: known.code, message: known.message });
     }
     res.end();
   } finally {
@@ -171,9 +180,11 @@ export function createRestFacade(
         .map((compiled) => ({ compiled, params: matchPath(compiled.segments, pathSegments) }))
         .filter((match) => match.params !== null);
       if (matches.length === 0) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
-      const match = matches.find(({ compiled }) => compiled.route.method === req.method);
+      // HEAD is GET without the body (Node's response leaves the body out for a HEAD request by itself).
+      const method = req.method === 'HEAD' ? 'GET' : req.method;
+      const match = matches.find(({ compiled }) => compiled.route.method === method);
       if (!match) {
-        const allow = [...new Set(matches.map(({ compiled }) => compiled.route.method))].join(', ');
+        const allow = [...new Set(matches.flatMap(({ compiled }) => (compiled.route.method === 'GET' ? ['GET', 'HEAD'] : [compiled.route.method])))].join(', ');
         throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${url.pathname}; use ${allow}`, undefined, {
           allow,
         });
@@ -186,12 +197,13 @@ export function createRestFacade(
       } catch {
         throw new AppError('BAD_REQUEST', 'Malformed percent-encoding in the query string');
       }
-      await guard.limit(req, res, route.limitClass ?? 'reads');
+      await guard.limit(req, res, routeSpec(route).rateClass);
       const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
       const body = route.method === 'POST'
         ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])
         : null;
       const variables = withoutUndefined(route.variables(params, body)) as Record<string, unknown>;
+      checkRestVariables(schema, document, variables);
       // Long work (AI generation) stops when the client goes away before the answer is complete.
       const controller = new AbortController();
       res.once('close', () => {
@@ -204,7 +216,7 @@ export function createRestFacade(
         return;
       }
       const result = await execute({ schema, document, variableValues: variables, contextValue });
-      if (result.errors?.length) throw toAppError(result.errors, logger);
+      if (result.errors?.length) throw toRestError(result.errors, logger);
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);
       sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: snakeCaseKeys(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });

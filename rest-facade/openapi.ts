@@ -1,9 +1,10 @@
 import {
   getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind,
-  type DocumentNode, type GraphQLOutputType, type GraphQLSchema, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
+  type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema,
+  type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
 } from 'graphql';
 import { snakeCase } from '../src/shared/case';
-import type { RestRoute } from './routes';
+import { routeSpec, type RestRoute } from './routes';
 
 /**
  * The OpenAPI 3.1 document of /v1 (GET /v1/openapi.json). Response schemas are derived from the stored GraphQL
@@ -31,20 +32,31 @@ function nonNull(schema: JsonSchema): JsonSchema {
   return (schema.anyOf as JsonSchema[] | undefined)?.[0] ?? schema;
 }
 
+type Fragments = ReadonlyMap<string, FragmentDefinitionNode>;
+
+/** The fields selected on an object type: its own, and those of fragments (inline or named) that apply to it. */
+function selectedFields(selections: SelectionSetNode | undefined, type: GraphQLObjectType, fragments: Fragments): FieldNode[] {
+  const applies = (name: string | undefined) => !name || name === type.name || type.getInterfaces().some((i) => i.name === name);
+  return (selections?.selections ?? []).flatMap((selection): FieldNode[] => {
+    if (selection.kind === Kind.FIELD) return selection.name.value === '__typename' ? [] : [selection];
+    const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
+    return fragment && applies(fragment.typeCondition?.name.value) ? selectedFields(fragment.selectionSet, type, fragments) : [];
+  });
+}
+
 /** JSON Schema of a GraphQL output type as selected by `selections` (keys in snake_case, as REST sends them). */
-function outputSchema(type: GraphQLOutputType, selections: SelectionSetNode | undefined): JsonSchema {
+function outputSchema(type: GraphQLOutputType, selections: SelectionSetNode | undefined, fragments: Fragments): JsonSchema {
   const inner = getNullableType(type) as GraphQLOutputType;
   let schema: JsonSchema;
   if (isListType(inner)) {
-    schema = { type: 'array', items: outputSchema(inner.ofType, selections) };
+    schema = { type: 'array', items: outputSchema(inner.ofType, selections, fragments) };
   } else if (isObjectType(inner)) {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
-    for (const selection of selections?.selections ?? []) {
-      if (selection.kind !== Kind.FIELD) continue;
+    for (const selection of selectedFields(selections, inner, fragments)) {
       const field = inner.getFields()[selection.name.value];
       const name = snakeCase(selection.alias?.value ?? selection.name.value);
-      properties[name] = outputSchema(field.type, selection.selectionSet);
+      properties[name] = outputSchema(field.type, selection.selectionSet, fragments);
       // A field under @include/@skip is there only when asked for.
       if (!selection.directives?.length) required.push(name);
     }
@@ -58,33 +70,43 @@ function outputSchema(type: GraphQLOutputType, selections: SelectionSetNode | un
   return isNonNullType(type) ? schema : nullable(schema);
 }
 
-/** Follows `path` (field names) into an operation's result; returns the type and selections found there. */
-function descend(schema: GraphQLSchema, operation: OperationDefinitionNode, path: string[]): { type: GraphQLOutputType; selections: SelectionSetNode | undefined } {
+interface Selected {
+  type: GraphQLOutputType;
+  selections: SelectionSetNode | undefined;
+  fragments: Fragments;
+}
+
+/** Follows a route's data path (field names) into its operation's result; returns the type and selections found there. */
+function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode): Selected {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   let type: GraphQLOutputType = root as GraphQLOutputType;
   let selections: SelectionSetNode | undefined = operation.selectionSet;
-  for (const name of path) {
+  for (const name of route.doc.dataPath) {
     const objectType = getNamedType(type);
     const node: SelectionNode | undefined = selections?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === name);
     if (!isObjectType(objectType) || !node || node.kind !== Kind.FIELD) throw new Error(`OpenAPI: no field ${name} in ${operation.name?.value}`);
     type = objectType.getFields()[name].type;
     selections = node.selectionSet;
   }
-  return { type, selections };
+  return { type, selections, fragments };
 }
 
-/** The schema of a route's `data`: what its operation selects at its data path; a value the route 404s without is non-null. */
-function dataSchema(schema: GraphQLSchema, route: RestRoute, document: DocumentNode): JsonSchema {
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
-  const { type, selections } = descend(schema, operation, route.doc.dataPath);
+/** The schema of each event a route streams, by event name: the fields its operation selects on the event's type. */
+function eventSchemas(schema: GraphQLSchema, events: Readonly<Record<string, string>>, { selections, fragments }: Selected): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(events).map(([typeName, name]) => {
+    const type = schema.getType(typeName);
+    if (!isObjectType(type)) throw new Error(`OpenAPI: the event type ${typeName} is not an object type`);
+    return [name, outputSchema(type, selections, fragments)] as const;
+  }));
+}
+
+/** The schema of a route's `data`: what its operation selects at its data path (for events, the `done` event). */
+function dataSchema(schema: GraphQLSchema, route: RestRoute, selected: Selected): JsonSchema {
+  if (route.events) return eventSchemas(schema, route.events, selected).done;
   // A value the route 404s without is never null in a success.
-  const data = nonNull(outputSchema(type, selections));
-  if (!route.events) return data;
-  // The DONE event: GraphQL's null fields of other event kinds are left out.
-  const properties = { ...(data.properties as Record<string, JsonSchema>) };
-  for (const name of ['type', 'text', 'error']) delete properties[name];
-  for (const [name, property] of Object.entries(properties)) properties[name] = nonNull(property);
-  return { type: 'object', properties, required: Object.keys(properties), additionalProperties: false };
+  return nonNull(outputSchema(selected.type, selected.selections, selected.fragments));
 }
 
 const ERROR_ENVELOPE: JsonSchema = {
@@ -107,8 +129,10 @@ const ERRORS: Record<string, string> = {
   404: 'Unknown company, period, conversation or route (NOT_FOUND)',
   405: 'Method not allowed (METHOD_NOT_ALLOWED), with an Allow header',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
+  414: 'URL longer than 8,192 characters (URI_TOO_LONG)',
   415: 'Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE)',
   429: 'Rate limit exceeded (RATE_LIMITED), with Retry-After',
+  431: 'Request headers too large (BAD_REQUEST); the connection is closed',
   500: 'A bug (INTERNAL_SERVER_ERROR): the message carries a request id, the log the detail',
   502: 'The AI or embedding provider failed (UPSTREAM_ERROR)',
   503: 'Database unavailable, or all AI slots busy (SERVICE_UNAVAILABLE)',
@@ -131,41 +155,52 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       ...[...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
       ...Object.entries(route.doc.query ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
     ];
+    const selected = descend(schema, route, document);
     const success = {
       type: 'object', required: ['success', 'data'], additionalProperties: false,
       properties: {
         success: { const: true },
-        data: dataSchema(schema, route, document),
+        data: dataSchema(schema, route, selected),
         ...(route.meta ? { meta: { type: 'object', properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } } } } : {}),
       },
     };
     const content: Record<string, unknown> = { 'application/json': { schema: success } };
     if (route.events) {
+      const events = eventSchemas(schema, route.events, selected);
       content['text/event-stream'] = {
-        schema: { type: 'string', description: 'Server-Sent Events: `token` {text}, `citations` {citations}, `done` (the JSON data above), or `error` {code, message}' },
+        schema: { type: 'string', description: `Server-Sent Events: ${Object.keys(events).map((name) => `\`${name}\``).join(', ')}; the data of each is the JSON in x-events (\`done\` is the JSON data above, \`error\` ends a failed answer)` },
+        'x-events': events,
       };
     }
-    const role = route.doc.role;
+    const { role, rateClass } = routeSpec(route);
     const open = role === 'viewer' && publicReads;
-    const failures = [400, ...(open ? [] : [401, 403]), 404, 405, 429, 500, 503];
+    // Every status a route can answer: a bad key is a 401 even where no key is needed; 414 and 431 come from the
+    // HTTP layer (URL and headers too long), 503 when the database is away, 429 on every route.
+    const failures = [400, 401, 404, 405, 414, 429, 431, 500, 503];
+    // 403: a role too low, or a cookie-authenticated POST without the CSRF header.
+    if (!open || route.method === 'POST') failures.push(403);
     if (route.method === 'POST') failures.push(413, 415);
-    if (route.limitClass === 'ai') failures.push(502, 504);
-    if (route.limitClass === 'search') failures.push(502, 504);
+    if (rateClass !== 'reads') failures.push(502, 504);
+    const responses = {
+      [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
+      ...(route.doc.status === 201 ? { 200: { description: 'Already stored: the existing document', content } } : {}),
+      ...errorRefs(failures.sort()),
+    };
+    const operation = {
+      operationId: route.operation,
+      summary: route.doc.summary,
+      description: `Needs the ${role} role${open ? ' (open to anonymous callers while PUBLIC_READS is on)' : ''}; rate class ${rateClass}. GraphQL operation: ${route.operation}.`,
+      security: open ? [{}, { apiKey: [] }, { bearer: [] }, { session: [] }] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
+      parameters,
+      ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } } : {}),
+    };
     paths[path] = {
       ...paths[path],
-      [route.method.toLowerCase()]: {
-        operationId: route.operation,
-        summary: route.doc.summary,
-        description: `Needs the ${role} role${open ? ' (open to anonymous callers while PUBLIC_READS is on)' : ''}; rate class ${route.limitClass ?? 'reads'}. GraphQL operation: ${route.operation}.`,
-        security: open ? [{}, { apiKey: [] }, { bearer: [] }, { session: [] }] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
-        parameters,
-        ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } } : {}),
-        responses: {
-          [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
-          ...(route.doc.status === 201 ? { 200: { description: 'Already stored: the existing document', content } } : {}),
-          ...errorRefs(failures.sort()),
-        },
-      },
+      [route.method.toLowerCase()]: { ...operation, responses },
+      // HEAD answers as GET does, headers and status, without a body.
+      ...(route.method === 'GET'
+        ? { head: { ...operation, operationId: `${route.operation}Head`, responses: Object.fromEntries(Object.entries(responses).map(([status]) => [status, { description: `As GET, without a body` }])) } }
+        : {}),
     };
   }
   return {

@@ -2,16 +2,16 @@ import { AppError } from '../src/shared/errors';
 import { snakeCase } from '../src/shared/case';
 import type { RequestParams } from './params';
 import type { RequestBody } from './body';
-import type { LimitClass } from '../src/limits/rate-limiter';
-import type { Role } from '../src/auth/roles';
+import { CAPS, CATALOG, type OperationName, type OperationSpec } from '../src/operations/catalog';
 
 /** What the OpenAPI document says of a route; response schemas come from its GraphQL operation. */
 export interface RouteDoc {
   summary: string;
-  /** The role it needs (viewer routes are open to anonymous callers while PUBLIC_READS is on). */
-  role: Role;
-  /** Where `data` sits in the operation's result, as field names. */
-  dataPath: string[];
+  /**
+   * Where `data` sits in the operation's result, as field names. The first is the root field the route runs: its
+   * catalog entry gives the route's role and rate class (routeSpec).
+   */
+  dataPath: [OperationName, ...string[]];
   /** JSON Schemas of the query parameters. */
   query?: Record<string, Record<string, unknown>>;
   /** JSON Schema of the body. */
@@ -34,8 +34,6 @@ export interface RestRoute {
   query?: readonly string[];
   /** For POST: the JSON body fields the endpoint accepts; anything else is a 400. */
   body?: readonly string[];
-  /** The rate-limit budget it counts against (reads when not said). */
-  limitClass?: LimitClass;
   /** Largest body accepted, when it differs from MAX_BODY_BYTES. */
   maxBodyBytes?: 'documents';
   variables(params: RequestParams, body: RequestBody | null): Record<string, unknown>;
@@ -48,10 +46,17 @@ export interface RestRoute {
   /** HTTP status of a success (200 unless it says otherwise, e.g. 201 for a created resource). */
   status?(result: any): number;
   /**
-   * The operation is a subscription of events `{type, ...}` (TOKEN … DONE | ERROR). With `Accept: text/event-stream`
-   * or `"stream": true` they are sent as Server-Sent Events; otherwise the DONE event is the response `data`.
+   * The operation is a subscription of events: the GraphQL type of each kind REST sends (its `__typename`) → the name
+   * of its Server-Sent Event; other kinds are not sent. With `Accept: text/event-stream` or `"stream": true` they are
+   * sent as events; otherwise the `done` event is the response `data`. An `error` event is a failure (an error
+   * response while nothing was sent yet).
    */
-  events?: true;
+  events?: Readonly<Record<string, string>>;
+}
+
+/** The catalog entry of the operation a route runs: the role it needs and the budget it is charged to. */
+export function routeSpec(route: RestRoute): OperationSpec {
+  return CATALOG[route.doc.dataPath[0]];
 }
 
 /** A value the caller asked for by id or period; null means it does not exist. */
@@ -85,7 +90,6 @@ function statementRoute(path: string, operation: string, field: string, noun: st
     query: ['period', 'provenance'],
     doc: {
       summary: `One ${noun} of a company for a period`,
-      role: 'viewer',
       dataPath: ['company', field],
       query: { period: PERIOD, provenance: { type: 'boolean', default: false, description: 'Add `provenance`: the SEC source of each imported value' } },
     },
@@ -106,12 +110,11 @@ export const ROUTES: readonly RestRoute[] = [
     query: ['sector', 'limit', 'offset'],
     doc: {
       summary: 'Tracked companies, ordered by name, with a sector filter and offset paging',
-      role: 'viewer',
       dataPath: ['companies', 'items'],
       query: {
         sector: { type: 'string', description: 'A sector in any case, e.g. information technology' },
-        limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-        offset: { type: 'integer', minimum: 0, default: 0 },
+        limit: { type: 'integer', minimum: 1, maximum: CAPS.companies.maxPageSize, default: CAPS.companies.defaultPageSize },
+        offset: { type: 'integer', minimum: 0, maximum: CAPS.companies.maxOffset, default: 0 },
       },
     },
     variables: (params) => ({
@@ -126,7 +129,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/companies/:id',
     operation: 'GetCompany',
-    doc: { summary: 'A company\u2019s profile', role: 'viewer', dataPath: ['company'] },
+    doc: { summary: 'A company\u2019s profile', dataPath: ['company'] },
     variables: (params) => ({ id: params.pathInt('id') }),
     data: (result, variables) => found(result.company, companyNotFound(variables)),
   },
@@ -138,7 +141,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/companies/:id/data-quality',
     operation: 'GetDataQuality',
-    doc: { summary: 'Data-quality checks over all of a company\u2019s statements: pass rates per check and the failing statements', role: 'viewer', dataPath: ['company', 'dataQuality'] },
+    doc: { summary: 'Data-quality checks over all of a company\u2019s statements: pass rates per check and the failing statements', dataPath: ['company', 'dataQuality'] },
     variables: (params) => ({ id: params.pathInt('id') }),
     data: (result, variables) => found(result.company, companyNotFound(variables)).dataQuality,
   },
@@ -147,7 +150,7 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/companies/:id/periods',
     operation: 'ListPeriods',
     query: ['type'],
-    doc: { summary: 'Periods with data, newest first', role: 'viewer', dataPath: ['company', 'periods'], query: { type: { enum: ['quarter', 'annual'] } } },
+    doc: { summary: 'Periods with data, newest first', dataPath: ['company', 'periods'], query: { type: { enum: ['quarter', 'annual'] } } },
     variables: (params) => ({ id: params.pathInt('id'), type: params.queryString('type')?.toUpperCase() }),
     data: (result, variables) => found(result.company, companyNotFound(variables)).periods,
   },
@@ -155,14 +158,16 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/search',
     operation: 'Search',
-    limitClass: 'search',
     doc: {
       summary: 'Hybrid search over company documents (full text and vectors, fused)',
-      role: 'analyst',
       dataPath: ['search'],
       body: {
         type: 'object', required: ['query'], additionalProperties: false,
-        properties: { query: { type: 'string', minLength: 1, maxLength: 2000 }, company_ids: ID_LIST, top_k: { type: 'integer', minimum: 1, maximum: 50, default: 10 }, mode: { enum: ['hybrid', 'text', 'vector'] } },
+        properties: {
+          query: { type: 'string', minLength: 1, maxLength: CAPS.search.maxQueryChars },
+          company_ids: { ...ID_LIST, minItems: 1, maxItems: CAPS.search.maxCompanyFilter },
+          top_k: { type: 'integer', minimum: 1, maximum: CAPS.search.maxTopK, default: CAPS.search.defaultTopK },
+          mode: { enum: ['hybrid', 'text', 'vector'] } },
       },
     },
     body: ['query', 'company_ids', 'top_k', 'mode'],
@@ -178,16 +183,14 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/documents',
     operation: 'IngestDocument',
-    limitClass: 'search',
     doc: {
       summary: 'Store a document of a company and index it (idempotent on its text)',
-      role: 'admin',
       dataPath: ['ingestDocument'],
       status: 201,
       body: {
         type: 'object', required: ['company_id', 'title', 'doc_type', 'content'], additionalProperties: false,
         properties: {
-          company_id: { type: 'integer' }, title: { type: 'string' }, doc_type: { type: 'string' }, content: { type: 'string' },
+          company_id: { type: 'integer' }, title: { type: 'string' }, doc_type: { enum: CAPS.ingestDocument.docTypes }, content: { type: 'string' },
           format: { enum: ['text', 'markdown', 'html'] }, period: PERIOD, published_at: { type: 'string', format: 'date' }, source_url: { type: 'string', format: 'uri' },
         },
       },
@@ -213,10 +216,8 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/ai/summarize',
     operation: 'Summarize',
-    limitClass: 'ai',
     doc: {
       summary: 'An AI summary of a company and period, with citations and a grounding check',
-      role: 'analyst',
       dataPath: ['summarize'],
       body: {
         type: 'object', required: ['company_id'], additionalProperties: false,
@@ -233,14 +234,12 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/ai/compare',
     operation: 'Compare',
-    limitClass: 'ai',
     doc: {
       summary: 'An AI comparison of 2 to 5 companies, with a table of the compared measures',
-      role: 'analyst',
       dataPath: ['compare'],
       body: {
         type: 'object', required: ['company_ids'], additionalProperties: false,
-        properties: { company_ids: { ...ID_LIST, minItems: 2, maxItems: 5 }, period: PERIOD, metrics: { type: 'array', items: { type: 'string' } } },
+        properties: { company_ids: { ...ID_LIST, minItems: CAPS.compare.minCompanies, maxItems: CAPS.compare.maxCompanies }, period: PERIOD, metrics: { type: 'array', items: { type: 'string' } } },
       },
     },
     body: ['company_ids', 'period', 'metrics'],
@@ -253,17 +252,15 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'POST',
     path: '/v1/ai/chat',
     operation: 'Chat',
-    limitClass: 'ai',
     doc: {
       summary: 'Chat about companies; streamed as Server-Sent Events with Accept: text/event-stream or "stream": true',
-      role: 'analyst',
       dataPath: ['chat'],
       body: {
         type: 'object', required: ['messages'], additionalProperties: false,
         properties: {
           messages: {
-            type: 'array', minItems: 1, maxItems: 40,
-            items: { type: 'object', required: ['role', 'content'], additionalProperties: false, properties: { role: { enum: ['user', 'assistant'] }, content: { type: 'string', maxLength: 4000 } } },
+            type: 'array', minItems: 1, maxItems: CAPS.chat.maxMessages,
+            items: { type: 'object', required: ['role', 'content'], additionalProperties: false, properties: { role: { enum: ['user', 'assistant'] }, content: { type: 'string', minLength: 1, maxLength: CAPS.chat.maxMessageChars } } },
           },
           company_ids: ID_LIST,
           conversation_id: { type: 'string', format: 'uuid' },
@@ -272,7 +269,8 @@ export const ROUTES: readonly RestRoute[] = [
       },
     },
     body: ['messages', 'company_ids', 'conversation_id', 'stream'],
-    events: true,
+    // STATUS (progress for GraphQL subscribers) is not part of REST's stream: token, citations, done, error.
+    events: { ChatTokenEvent: 'token', ChatCitationsEvent: 'citations', ChatDoneEvent: 'done', ChatErrorEvent: 'error' },
     variables: (_params, body) => ({
       input: { messages: body!.objectArray('messages', ['role', 'content']), companyIds: body!.intArray('company_ids'), conversationId: body!.string('conversation_id') },
     }),
@@ -282,7 +280,7 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/ratios/definitions',
     operation: 'ListRatioDefinitions',
-    doc: { summary: 'Every ratio with its key, category, label and formula', role: 'viewer', dataPath: ['ratioDefinitions'] },
+    doc: { summary: 'Every ratio with its key, category, label and formula', dataPath: ['ratioDefinitions'] },
     variables: () => ({}),
     data: (result) => result.ratioDefinitions,
   },

@@ -95,7 +95,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       limits: config.graphqlLimits,
     });
     const rest = createRestFacade(schema, (principal, signal) => createRequestContext(services, principal, signal), guard, logger, config, metrics);
-    const stream = createStreamHandler(schema, services, guard, { limits: config.graphqlLimits, maxBodyBytes: config.maxBodyBytes, introspection: config.graphqlIntrospection }, logger);
+    const stream = createStreamHandler(schema, services, guard, { limits: config.graphqlLimits, maxBodyBytes: config.maxBodyBytes, introspection: config.graphqlIntrospection, production: config.environment === 'production' }, logger);
     const auth = createAuthRoutes(authenticator, guard, config);
 
     const http = createHttpServer(

@@ -145,11 +145,12 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
     const client = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0, headers: { 'x-api-key': keysFor(app.url).analyst } });
     const pieces: string[] = [];
     const subscription = client.iterate({
-      query: 'subscription($input: ChatInput!) { chat(input: $input) { type text } }',
+      query: 'subscription($input: ChatInput!) { chat(input: $input) { type ... on ChatTokenEvent { text } } }',
       variables: { input: { companyIds: [companyId], messages: [{ role: 'user', content: 'Go on.' }] } },
     });
     for await (const result of subscription) {
-      pieces.push((result.data as any).chat.text);
+      const event = (result.data as any).chat;
+      if (event.type === 'TOKEN') pieces.push(event.text);
       if (pieces.length === 2) break; // leaving the loop ends the subscription
     }
     client.dispose();

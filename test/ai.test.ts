@@ -159,7 +159,11 @@ describe('AI analysis with the built-in analyst', function () {
       const tokens = events.filter((e) => e.event === 'token');
       expect(tokens.length).to.be.above(5);
       expect(kinds.slice(-2)).to.deep.equal(['citations', 'done']);
+      // Each event carries the fields of its kind, none as null.
+      expect(tokens.every((e) => Object.keys(e.data).join() === 'text')).to.equal(true);
+      expect(Object.keys(events.at(-2)!.data)).to.deep.equal(['citations']);
       const done = events[events.length - 1].data;
+      expect(done).to.have.all.keys('answer', 'citations', 'grounding', 'conversation_id', 'model');
       expect(tokens.map((e) => e.data.text).join('').trim()).to.equal(done.answer);
       expect(done.grounding.numbers_unsupported).to.equal(0);
       expect(done.citations.length).to.be.above(0);
@@ -202,7 +206,7 @@ describe('AI analysis with the built-in analyst', function () {
       const events: any[] = [];
       try {
         const subscription = client.iterate({
-          query: 'subscription($input: ChatInput!) { chat(input: $input) { type text answer grounding { numbersUnsupported } } }',
+          query: 'subscription($input: ChatInput!) { chat(input: $input) { __typename type ... on ChatStatusEvent { message } ... on ChatTokenEvent { text } ... on ChatDoneEvent { answer grounding { numbersUnsupported } } } }',
           variables: { input: { companyIds: [nwsc.id], messages: [{ role: 'user', content: 'How profitable is it?' }] } },
         });
         for await (const result of subscription) events.push((result.data as any).chat);
@@ -210,6 +214,9 @@ describe('AI analysis with the built-in analyst', function () {
         client.dispose();
       }
       expect(events.filter((e) => e.type === 'TOKEN').length).to.be.above(5);
+      expect(events.filter((e) => e.type === 'TOKEN').every((e) => e.__typename === 'ChatTokenEvent' && typeof e.text === 'string')).to.equal(true);
+      expect(events[0]).to.deep.include({ type: 'STATUS', __typename: 'ChatStatusEvent' });
+      expect(events[0].message).to.include('NWSC');
       expect(events.at(-1).type).to.equal('DONE');
       expect(events.at(-1).answer).to.include('NWSC');
       expect(events.at(-1).grounding.numbersUnsupported).to.equal(0);

@@ -100,7 +100,7 @@ describe('REST /v1/companies', () => {
     it('answers a wrong method with 405 and an Allow header', async () => {
       const response = await request('/v1/companies', { method: 'DELETE' });
       expect(response.status).to.equal(405);
-      expect(response.headers.get('allow')).to.equal('GET');
+      expect(response.headers.get('allow')).to.equal('GET, HEAD');
       expect(response.body.error.code).to.equal('METHOD_NOT_ALLOWED');
     });
   });

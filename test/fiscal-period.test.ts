@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GraphQLError } from 'graphql';
+import { AppError } from '../src/shared/errors';
 import {
   compareNewestFirst,
   parseExactPeriod,
@@ -33,9 +33,9 @@ describe('fiscal periods', () => {
       } catch (caught) {
         error = caught;
       }
-      expect(error, input).to.be.instanceOf(GraphQLError);
-      expect((error as GraphQLError).extensions.code, input).to.equal('BAD_USER_INPUT');
-      expect((error as GraphQLError).message, input).to.match(/Q<1-4>-<yyyy>|year must be between/);
+      expect(error, input).to.be.instanceOf(AppError);
+      expect((error as AppError).code, input).to.equal('BAD_USER_INPUT');
+      expect((error as AppError).message, input).to.match(/Q<1-4>-<yyyy>|year must be between/);
     }
   });
 

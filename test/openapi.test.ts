@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
-import { ROUTES } from '../rest-facade/routes';
+import { ROUTES, routeSpec } from '../rest-facade/routes';
+import { CAPS } from '../src/operations/catalog';
 import { app } from './helpers/shared-app';
 import { requestAs, type JsonResponse } from './helpers/http';
 import { keysFor } from './helpers/keys';
+import { postForEvents } from './helpers/sse';
 
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -70,5 +72,69 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       ['/v1/auth/session', 'post', post('/v1/auth/session', { api_key: keysFor(app().url).viewer }, {})],
     ];
     for (const [path, method, pending] of cases) expectConforms(path, method, await pending);
+  });
+  it('lists every status a route can answer: 401 even on public routes, 403 for a missing CSRF header, 414, 429, 431, 503', () => {
+    for (const route of ROUTES) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      const operation = doc.paths[path][route.method.toLowerCase()];
+      expect(operation.responses, `${route.method} ${route.path}`).to.include.keys('400', '401', '404', '405', '414', '429', '431', '500', '503');
+      if (route.method === 'POST' || routeSpec(route).role !== 'viewer') expect(operation.responses, route.path).to.include.keys('403');
+      if (route.method === 'POST') expect(operation.responses, route.path).to.include.keys('413', '415');
+      if (route.method === 'GET') expect(doc.paths[path].head?.responses, `HEAD ${route.path}`).to.include.keys('200', '401', '404', '429');
+    }
+  });
+
+  it('has enums where the API has them, caps from the operation catalog, and no null where a value is required', () => {
+    const documents = doc.paths['/v1/documents'].post.requestBody.content['application/json'].schema;
+    expect(documents.properties.doc_type.enum).to.deep.equal([...CAPS.ingestDocument.docTypes]);
+    const search = doc.paths['/v1/search'].post.requestBody.content['application/json'].schema;
+    expect(search.properties.top_k.maximum).to.equal(CAPS.search.maxTopK);
+    expect(search.properties.query.maxLength).to.equal(CAPS.search.maxQueryChars);
+    const chat = doc.paths['/v1/ai/chat'].post.requestBody.content['application/json'].schema;
+    expect(chat.properties.messages.maxItems).to.equal(CAPS.chat.maxMessages);
+    const body = ajv.compile(search);
+    expect(body({ query: 'revenue', top_k: 3 })).to.equal(true);
+    expect(body({ query: 'revenue', top_k: null })).to.equal(false);
+  });
+
+  it('matches what the routes answer to bad keys, long URLs, nulls and cookie writes without the CSRF header', async () => {
+    const signIn = await fetch(`${app().url}/v1/auth/session`, json({ api_key: keysFor(app().url).analyst }));
+    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const analyst = { 'content-type': 'application/json', 'x-api-key': keysFor(app().url).analyst };
+    const cases: Array<[string, string, number, Promise<JsonResponse>]> = [
+      ['/v1/companies', 'get', 401, requestAs(null, '/v1/companies', { headers: { 'x-api-key': 'fis_live_not-a-key' } })],
+      ['/v1/companies', 'get', 414, requestAs(null, `/v1/companies?sector=${'x'.repeat(9_000)}`)],
+      ['/v1/search', 'post', 403, requestAs(null, '/v1/search', { ...json({ query: 'revenue' }), headers: { 'content-type': 'application/json', cookie } })],
+      ['/v1/search', 'post', 400, requestAs(null, '/v1/search', { ...json({ query: 'revenue', top_k: null }), headers: analyst })],
+      ['/v1/ai/summarize', 'post', 400, requestAs(null, '/v1/ai/summarize', { ...json({ company_id: 1, period: null }), headers: analyst })],
+    ];
+    for (const [path, method, status, pending] of cases) {
+      const response = await pending;
+      expect(response.status, `${method} ${path}: ${JSON.stringify(response.body).slice(0, 200)}`).to.equal(status);
+      expectConforms(path, method, response);
+    }
+  });
+
+  it('answers HEAD on a GET route as GET does, without a body', async () => {
+    for (const path of ['/v1/companies?limit=2', '/v1/companies/1', '/v1/companies/999999', '/v1/openapi.json']) {
+      const [got, head] = [await fetch(`${app().url}${path}`), await fetch(`${app().url}${path}`, { method: 'HEAD' })];
+      const body = await got.text();
+      expect(head.status, path).to.equal(got.status);
+      expect(head.headers.get('content-type'), path).to.equal(got.headers.get('content-type'));
+      expect(head.headers.get('ratelimit-policy'), path).to.equal(got.headers.get('ratelimit-policy'));
+      expect(await head.text(), path).to.equal('');
+      expect(body.length, path).to.be.above(0);
+    }
+  });
+
+  it('documents each streamed chat event, and the events conform', async () => {
+    const stream = doc.paths['/v1/ai/chat'].post.responses['200'].content['text/event-stream'];
+    expect(stream['x-events']).to.have.all.keys('token', 'citations', 'done', 'error');
+    const { events } = await postForEvents('/v1/ai/chat', { company_ids: [1], messages: [{ role: 'user', content: 'Cash flow?' }] });
+    expect(events.map((e) => e.event)).to.include.members(['token', 'citations', 'done']);
+    for (const event of events) {
+      const validate = ajv.compile(stream['x-events'][event.event]);
+      expect(validate(event.data), `${event.event}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+    }
   });
 });

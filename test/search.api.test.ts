@@ -181,7 +181,7 @@ describe('documents and search', () => {
       [{ query: 'x', top_k: 0 }, /top_k must be a whole number from 1 to 50/],
       [{ query: 'x', top_k: 51 }, /top_k must be a whole number from 1 to 50/],
       [{ query: 'x', top_k: '5' }, /top_k must be an integer/],
-      [{ query: 'x', mode: 'fuzzy' }, /FUZZY/],
+      [{ query: 'x', mode: 'fuzzy' }, /mode must be one of hybrid, text, vector, got "fuzzy"/],
       [{ query: 'x', limit: 5 }, /Unknown field "limit"/],
       [['query'], /must be a JSON object/],
     ];
@@ -201,7 +201,7 @@ describe('documents and search', () => {
         [{ ...base, content: '   ' }, 400, /content has no text/],
         [{ ...base, company_id: 987654 }, 404, /No company with id 987654/],
         [{ ...base, doc_type: 'tweet' }, 400, /doc_type "tweet" is not supported/],
-        [{ ...base, format: 'pdf' }, 400, /PDF/],
+        [{ ...base, format: 'pdf' }, 400, /format must be one of text, markdown, html, got "pdf"/],
         [{ ...base, period: 'H1-2024' }, 400, /period must be/],
         [{ ...base, published_at: 'yesterday' }, 400, /published_at/],
         [{ ...base, source_url: 'ftp://x' }, 400, /source_url/],

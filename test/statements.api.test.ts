@@ -115,7 +115,7 @@ describe('REST statements, ratios and periods', () => {
       ['/income-statement?period=FY1990', 404, 'NOT_FOUND', /no income statement for period FY1990/],
       ['/balance-sheet?period=Q1-2100', 404, 'NOT_FOUND', /no balance sheet for period Q1-2100/],
       ['/ratios?period=FY1990', 404, 'NOT_FOUND', /no ratios/],
-      ['/periods?type=monthly', 400, 'BAD_USER_INPUT', /MONTHLY/],
+      ['/periods?type=monthly', 400, 'BAD_USER_INPUT', /type must be one of quarter, annual, got "monthly"/],
       ['/income-statement?quarter=Q1-2024', 400, 'BAD_USER_INPUT', /Unknown query parameter "quarter"/],
     ];
     for (const [suffix, status, code, message] of cases) {

@@ -1,20 +1,20 @@
 import type { DataSource } from 'typeorm';
+import { CAPS } from '../operations/catalog';
 import type { Logger } from '../shared/logger';
-import { GraphQLError } from 'graphql';
-import { AppError, badUserInput, statusForCode } from '../shared/errors';
+import { AppError, badUserInput, toAppError } from '../shared/errors';
 import type { StatementLoaders } from '../statements/statement.loaders';
 import type { SearchBackend } from '../search/ingestion.service';
 import { DEFAULT_COMPARE_METRICS } from './analyst';
-import type { ChatEvent, ChatInput, Citation, CompareInput, Comparison, ComparisonRow, SummarizeInput, Summary } from './ai.types';
+import type { AnyChatEvent, ChatErrorEvent, ChatInput, Citation, CompareInput, Comparison, ComparisonRow, SummarizeInput, Summary } from './ai.types';
 import { ClientGone, generate, generateText, Slots, type GenerationLimits } from './generation';
 import { checkGrounding } from './grounding';
 import { allFacts, companyFacts, relevantPassages, type CompanyFacts, type DocumentPassage, type FactSheet } from './facts';
 import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type Writer } from './writer';
+import { findCompanyIdsNamedIn } from '../companies/company.repository';
+import { findConversation, findConversationMessages, insertConversation, insertConversationMessages, updateConversation } from './conversation.repository';
 
 /** Input caps: what a request may send to the writer. */
-export const MAX_CHAT_MESSAGES = 40;
-export const MAX_MESSAGE_CHARS = 4_000;
-export const MAX_CONVERSATION_CHARS = 20_000;
+export const { maxMessages: MAX_CHAT_MESSAGES, maxMessageChars: MAX_MESSAGE_CHARS, maxConversationChars: MAX_CONVERSATION_CHARS } = CAPS.chat;
 const PASSAGES_PER_ANALYSIS = 4;
 
 /** Search queries that find the passages each summary type needs. */
@@ -86,6 +86,13 @@ function validTurns(messages: ChatInput['messages']): ChatTurn[] {
   return turns;
 }
 
+/** What a chat answer is written from, said before the first token (a slot may take a moment to free up). */
+function writingStatus(sheet: FactSheet): string {
+  const companies = sheet.companies.map((c) => `${c.company.ticker} (${c.period})`);
+  const passages = `${sheet.passages.length} document passage${sheet.passages.length === 1 ? '' : 's'}`;
+  return companies.length ? `Writing from the figures of ${companies.join(', ')} and ${passages}` : `Writing from ${passages}`;
+}
+
 /** Summaries, comparisons and chat: facts first, then a writer, then the grounding check. */
 export class AiService {
   private readonly slots: Slots;
@@ -117,7 +124,7 @@ export class AiService {
   }
 
   async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal): Promise<Comparison> {
-    const companyIds = validCompanyIds(input.companyIds ?? [], 2, 5, 'company_ids');
+    const companyIds = validCompanyIds(input.companyIds ?? [], CAPS.compare.minCompanies, CAPS.compare.maxCompanies, 'company_ids');
     const metrics = (input.metrics ?? DEFAULT_COMPARE_METRICS).map(camelCase);
     const unknown = metrics.filter((metric) => !COMPARE_METRICS.includes(metric));
     if (unknown.length > 0) throw badUserInput(`Unknown metric ${unknown.map((m) => `"${m}"`).join(', ')}; use any of ${COMPARE_METRICS.join(', ')}`, { accepted: COMPARE_METRICS });
@@ -145,7 +152,7 @@ export class AiService {
    * its grounding (or ERROR). The conversation is stored when the answer is complete. Aborting `signal` (the client
    * went away) cancels the writer and the provider request.
    */
-  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal): AsyncGenerator<ChatEvent> {
+  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal): AsyncGenerator<AnyChatEvent> {
     let turns: ChatTurn[];
     let sheet: FactSheet;
     let conversation: { id: string | null; history: ChatTurn[]; companyIds: number[] };
@@ -157,7 +164,7 @@ export class AiService {
         throw badUserInput(`the conversation is longer than ${MAX_CONVERSATION_CHARS} characters; start a new one`);
       }
       const companyIds = input.companyIds?.length
-        ? validCompanyIds(input.companyIds, 1, 5, 'company_ids')
+        ? validCompanyIds(input.companyIds, 1, CAPS.chat.maxCompanies, 'company_ids')
         : conversation.companyIds.length ? conversation.companyIds : await this.companiesNamedIn(turns[turns.length - 1].content);
       sheet = await this.chatFacts(loaders, companyIds, turns[turns.length - 1].content);
       conversation.companyIds = sheet.companies.map((c) => c.company.id);
@@ -166,6 +173,7 @@ export class AiService {
       yield this.errorEvent(error);
       return;
     }
+    yield { type: 'STATUS', message: writingStatus(sheet) };
     let answer = '';
     try {
       for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns }, this.limits, this.slots, signal)) {
@@ -184,12 +192,9 @@ export class AiService {
   }
 
   /** An ERROR event; a bug is logged with its detail and reported without it. */
-  private errorEvent(error: unknown): ChatEvent {
-    if (error instanceof AppError) return { type: 'ERROR', error: { code: error.code, message: error.message } };
-    const code = (error as GraphQLError)?.extensions?.code;
-    if (error instanceof GraphQLError && typeof code === 'string' && statusForCode(code)) return { type: 'ERROR', error: { code, message: error.message } };
-    this.logger.error('chat failed', { error: (error as Error)?.stack ?? String(error) });
-    return { type: 'ERROR', error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' } };
+  private errorEvent(error: unknown): ChatErrorEvent {
+    const { code, message } = toAppError(error, this.logger, 'chat failed');
+    return { type: 'ERROR', code, message };
   }
 
   /** The facts of the chat's companies for the period the question names (or the newest), and matching passages. */
@@ -213,40 +218,25 @@ export class AiService {
   private async companiesNamedIn(question: string): Promise<number[]> {
     // Tickers are written in capitals; names by their first word (if distinctive enough, five letters or more).
     const capitals = question.match(/\b[A-Z][A-Z0-9.]{0,9}\b/g) ?? [];
-    const rows: Array<{ id: number }> = await this.dataSource.query(
-      `SELECT id FROM companies
-        WHERE upper(ticker) = ANY($1::text[])
-           OR (length(split_part(name, ' ', 1)) >= 5 AND strpos(lower($2), lower(split_part(name, ' ', 1))) > 0)
-        ORDER BY id LIMIT 5`,
-      [capitals, question],
-    );
-    return rows.map((row) => row.id);
+    return findCompanyIdsNamedIn(this.dataSource.manager, capitals, question, 5);
   }
 
   private async loadConversation(id: string | null): Promise<{ id: string | null; history: ChatTurn[]; companyIds: number[] }> {
     if (id === null) return { id: null, history: [], companyIds: [] };
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw badUserInput('conversation_id must be a UUID');
-    const [conversation]: Array<{ company_ids: number[] }> = await this.dataSource.query('SELECT company_ids FROM conversations WHERE id = $1', [id]);
+    const conversation = await findConversation(this.dataSource.manager, id);
     if (!conversation) throw new AppError('NOT_FOUND', `No conversation ${id}`);
-    const history: ChatTurn[] = await this.dataSource.query('SELECT role, content FROM conversation_messages WHERE conversation_id = $1 ORDER BY id', [id]);
-    return { id, history, companyIds: conversation.company_ids };
+    const history = await findConversationMessages(this.dataSource.manager, id);
+    return { id, history, companyIds: conversation.companyIds };
   }
 
   /** Stores the new turns and the answer together; returns the conversation id. */
   private async saveConversation(conversation: { id: string | null; companyIds: number[] }, turns: ChatTurn[], answer: string): Promise<string> {
     return this.dataSource.transaction(async (manager) => {
-      let id = conversation.id;
-      if (id) {
-        await manager.query('UPDATE conversations SET updated_at = now(), company_ids = $2 WHERE id = $1', [id, conversation.companyIds]);
-      } else {
-        [{ id }] = await manager.query('INSERT INTO conversations (company_ids) VALUES ($1) RETURNING id', [conversation.companyIds]);
-      }
-      const messages = [...turns, { role: 'assistant', content: answer }];
-      await manager.query(
-        'INSERT INTO conversation_messages (conversation_id, role, content) SELECT $1, role, content FROM unnest($2::text[], $3::text[]) AS t(role, content)',
-        [id, messages.map((m) => m.role), messages.map((m) => m.content)],
-      );
-      return id as string;
+      const id = conversation.id ?? (await insertConversation(manager, conversation.companyIds));
+      if (conversation.id) await updateConversation(manager, id, conversation.companyIds);
+      await insertConversationMessages(manager, id, [...turns, { role: 'assistant', content: answer }]);
+      return id;
     });
   }
 }

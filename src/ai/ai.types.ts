@@ -1,11 +1,11 @@
-import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, Float, ID, InputType, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
 
 export type CitationKind = 'STATEMENT' | 'DOCUMENT';
 export const CitationKindEnum = { STATEMENT: 'STATEMENT', DOCUMENT: 'DOCUMENT' } as const satisfies Record<CitationKind, CitationKind>;
 registerEnumType(CitationKindEnum, { name: 'CitationKind', description: 'A statement field, or a passage of a stored document.' });
 
-export type ChatEventType = 'TOKEN' | 'CITATIONS' | 'DONE' | 'ERROR';
-export const ChatEventTypeEnum = { TOKEN: 'TOKEN', CITATIONS: 'CITATIONS', DONE: 'DONE', ERROR: 'ERROR' } as const satisfies Record<ChatEventType, ChatEventType>;
+export type ChatEventType = 'TOKEN' | 'STATUS' | 'CITATIONS' | 'DONE' | 'ERROR';
+export const ChatEventTypeEnum = { TOKEN: 'TOKEN', STATUS: 'STATUS', CITATIONS: 'CITATIONS', DONE: 'DONE', ERROR: 'ERROR' } as const satisfies Record<ChatEventType, ChatEventType>;
 registerEnumType(ChatEventTypeEnum, { name: 'ChatEventType' });
 
 @ObjectType({ description: 'What an analysis was written from: a statement field (company, period, field) or a document passage.' })
@@ -179,8 +179,67 @@ export class ChatInput {
   conversationId?: string | null;
 }
 
-@ObjectType()
-export class ChatError {
+/**
+ * One event of a streamed chat answer. Each kind is its own type with only the fields it carries (select them with
+ * `... on ChatTokenEvent { text }`); `type` names the kind for clients that do not read `__typename`.
+ */
+@InterfaceType({
+  description: 'One event of a streamed chat answer: STATUS (what the writer is doing), TOKEN (text as it is produced), CITATIONS, then DONE (the whole answer), or ERROR.',
+  resolveType: (event: { type: ChatEventType }) => CHAT_EVENT_TYPE_NAMES[event.type],
+})
+export abstract class ChatEvent {
+  @Field(() => ChatEventTypeEnum)
+  type!: ChatEventType;
+}
+
+@ObjectType({ implements: ChatEvent, description: 'What the service is doing before the first token (the facts it writes from).' })
+export class ChatStatusEvent extends ChatEvent {
+  declare type: 'STATUS';
+
+  @Field()
+  message!: string;
+}
+
+@ObjectType({ implements: ChatEvent, description: 'The next piece of the answer\u2019s text.' })
+export class ChatTokenEvent extends ChatEvent {
+  declare type: 'TOKEN';
+
+  @Field()
+  text!: string;
+}
+
+@ObjectType({ implements: ChatEvent, description: 'What the answer was written from, once the text is complete.' })
+export class ChatCitationsEvent extends ChatEvent {
+  declare type: 'CITATIONS';
+
+  @Field(() => [Citation])
+  citations!: Citation[];
+}
+
+@ObjectType({ implements: ChatEvent, description: 'The whole answer, its citations and grounding, and the conversation to continue; the last event.' })
+export class ChatDoneEvent extends ChatEvent {
+  declare type: 'DONE';
+
+  @Field()
+  answer!: string;
+
+  @Field(() => [Citation])
+  citations!: Citation[];
+
+  @Field(() => Grounding)
+  grounding!: Grounding;
+
+  @Field(() => ID, { description: 'The conversation to continue.' })
+  conversationId!: string;
+
+  @Field({ description: 'The writer.' })
+  model!: string;
+}
+
+@ObjectType({ implements: ChatEvent, description: 'The answer failed; the last event. `code` is one of the error envelope\u2019s codes.' })
+export class ChatErrorEvent extends ChatEvent {
+  declare type: 'ERROR';
+
   @Field()
   code!: string;
 
@@ -188,29 +247,9 @@ export class ChatError {
   message!: string;
 }
 
-@ObjectType({ description: 'One event of a streamed chat answer: TOKEN (text as it is produced), CITATIONS, DONE (the whole answer) or ERROR.' })
-export class ChatEvent {
-  @Field(() => ChatEventTypeEnum)
-  type!: ChatEventType;
+/** An event as the chat service yields it: one of the precise kinds, told apart by `type`. */
+export type AnyChatEvent = ChatStatusEvent | ChatTokenEvent | ChatCitationsEvent | ChatDoneEvent | ChatErrorEvent;
 
-  @Field(() => String, { nullable: true, description: 'TOKEN: the next piece of text.' })
-  text?: string | null;
-
-  @Field(() => [Citation], { nullable: true, description: 'CITATIONS and DONE.' })
-  citations?: Citation[] | null;
-
-  @Field(() => String, { nullable: true, description: 'DONE: the whole answer.' })
-  answer?: string | null;
-
-  @Field(() => Grounding, { nullable: true, description: 'DONE.' })
-  grounding?: Grounding | null;
-
-  @Field(() => ID, { nullable: true, description: 'DONE: the conversation to continue.' })
-  conversationId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'DONE: the writer.' })
-  model?: string | null;
-
-  @Field(() => ChatError, { nullable: true, description: 'ERROR: what went wrong (with the error envelope\u2019s code).' })
-  error?: ChatError | null;
-}
+const CHAT_EVENT_TYPE_NAMES: Record<ChatEventType, string> = {
+  STATUS: 'ChatStatusEvent', TOKEN: 'ChatTokenEvent', CITATIONS: 'ChatCitationsEvent', DONE: 'ChatDoneEvent', ERROR: 'ChatErrorEvent',
+};

@@ -1,5 +1,5 @@
 import type { AuthChecker } from 'type-graphql';
-import { graphQLError } from '../shared/errors';
+import { AppError } from '../shared/errors';
 import { hasRole, isRole, type Principal } from './roles';
 
 /** What a resolver's role check reads from the request context. */
@@ -19,8 +19,8 @@ export const authChecker: AuthChecker<AccessContext> = ({ context }, roles) => {
   const { principal, publicReads } = context;
   if (principal.role === null) {
     if (required === 'viewer' && publicReads) return true;
-    throw graphQLError('UNAUTHENTICATED', `This needs credentials with the ${required} role: send X-API-Key or Authorization: Bearer`);
+    throw new AppError('UNAUTHENTICATED', `This needs credentials with the ${required} role: send X-API-Key or Authorization: Bearer`);
   }
-  if (!hasRole(principal.role, required)) throw graphQLError('FORBIDDEN', `This needs the ${required} role; these credentials have ${principal.role}`);
+  if (!hasRole(principal.role, required)) throw new AppError('FORBIDDEN', `This needs the ${required} role; these credentials have ${principal.role}`);
   return true;
 };

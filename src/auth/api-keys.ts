@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { AppError, badUserInput } from '../shared/errors';
-import { isRole, ROLES, type Role } from './roles';
+import { isRole, ROLES } from './roles';
+import { findApiKeys, insertApiKey, revokeApiKeyById, type ApiKeyRecord } from './api-key.repository';
+
+export type { ApiKeyRecord } from './api-key.repository';
 
 /**
  * API keys look like `fis_live_<32 base62 characters><6 base62 checksum>`. The checksum (from SHA-256 of the body)
@@ -45,40 +48,22 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-export interface ApiKeyRecord {
-  id: number;
-  name: string;
-  role: Role;
-  prefix: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
-}
-
-const COLUMNS = 'id, name, role, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
-
 /** Creates a key; returns the record and the key itself, which is never available again. */
 export async function createApiKey(dataSource: DataSource, name: string, role: string): Promise<{ record: ApiKeyRecord; key: string }> {
   const trimmed = name?.trim() ?? '';
   if (!trimmed || trimmed.length > 100) throw badUserInput('name must be 1 to 100 characters');
   if (!isRole(role)) throw badUserInput(`role must be one of ${ROLES.join(', ')}, got "${role}"`);
   const key = generateKey();
-  const [record]: ApiKeyRecord[] = await dataSource.query(
-    `INSERT INTO api_keys (name, role, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [trimmed, role, key.slice(0, KEY_PREFIX.length + 6), hashKey(key)],
-  );
+  const record = await insertApiKey(dataSource.manager, { name: trimmed, role, prefix: key.slice(0, KEY_PREFIX.length + 6), keyHash: hashKey(key) });
   return { record, key };
 }
 
 export function listApiKeys(dataSource: DataSource): Promise<ApiKeyRecord[]> {
-  return dataSource.query(`SELECT ${COLUMNS} FROM api_keys ORDER BY id`);
+  return findApiKeys(dataSource.manager);
 }
 
 export async function revokeApiKey(dataSource: DataSource, id: number): Promise<ApiKeyRecord> {
-  const [record]: ApiKeyRecord[] = await dataSource.query(
-    `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id],
-  ).then((result: [ApiKeyRecord[], number]) => result[0]);
+  const record = await revokeApiKeyById(dataSource.manager, id);
   if (!record) throw new AppError('NOT_FOUND', `No API key with id ${id}`);
   return record;
 }

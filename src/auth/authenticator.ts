@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { DataSource } from 'typeorm';
 import { AppError } from '../shared/errors';
 import { hashKey, isWellFormedKey } from './api-keys';
+import { findActiveKeyById, findActiveKeyByHash, markApiKeyUsed, type ActiveKeyRow } from './api-key.repository';
 import { ANONYMOUS, isRole, type Principal, type Role } from './roles';
 import { verifyToken, type TokenSettings } from './tokens';
 
@@ -36,6 +37,18 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /** Works out who is calling from the request's credentials; throws 401 for any credential that is present but bad. */
+/**
+ * The double-submit check of a cookie-authenticated request: the CSRF header equals the CSRF cookie. Writes need it
+ * always; /graphql/stream also needs it on GET, where a subscription starts work (an AI answer) like a write.
+ */
+export function requireCsrfHeader(req: IncomingMessage): void {
+  const header = req.headers[CSRF_HEADER];
+  const cookie = parseCookies(req.headers.cookie).get(CSRF_COOKIE);
+  if (typeof header !== 'string' || !cookie || !sameSecret(header, cookie)) {
+    throw new AppError('FORBIDDEN', `A write with a session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
+  }
+}
+
 export class Authenticator {
   private readonly cache = new Map<string, { key: { id: number; role: Role } | null; at: number }>();
   private readonly lastUsed = new Map<number, number>();
@@ -65,13 +78,7 @@ export class Authenticator {
       const principal = await this.fromToken(session, 'session').catch(() => ANONYMOUS);
       if (principal.role === null) return ANONYMOUS;
       // A cookie is sent by the browser on its own: a write must also prove it comes from our page (double submit).
-      if (!SAFE_METHODS.has(req.method ?? 'GET')) {
-        const header = req.headers[CSRF_HEADER];
-        const cookie = parseCookies(req.headers.cookie).get(CSRF_COOKIE);
-        if (typeof header !== 'string' || !cookie || !sameSecret(header, cookie)) {
-          throw new AppError('FORBIDDEN', `A write with a session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
-        }
-      }
+      if (!SAFE_METHODS.has(req.method ?? 'GET')) requireCsrfHeader(req);
       return principal;
     }
     return ANONYMOUS;
@@ -80,7 +87,7 @@ export class Authenticator {
   /** The key behind an API key string, or null when it is malformed, unknown or revoked. */
   async activeKey(key: string): Promise<{ id: number; role: Role } | null> {
     if (!isWellFormedKey(key)) return null;
-    const found = await this.lookup(`hash:${hashKey(key)}`, 'key_hash = $1', hashKey(key));
+    const found = await this.lookup(`hash:${hashKey(key)}`, () => findActiveKeyByHash(this.dataSource.manager, hashKey(key)));
     if (found) this.touch(found.id);
     return found;
   }
@@ -88,18 +95,15 @@ export class Authenticator {
   private async fromToken(token: string, via: Principal['via']): Promise<Principal> {
     const claims = await verifyToken(this.tokens, token);
     // A token lives on after its key is revoked only until the key cache expires.
-    const key = claims ? await this.lookup(`id:${claims.keyId}`, 'id = $1', claims.keyId) : null;
+    const key = claims ? await this.lookup(`id:${claims.keyId}`, () => findActiveKeyById(this.dataSource.manager, claims.keyId)) : null;
     if (!claims || !key) throw invalidCredentials();
     return { role: key.role, keyId: key.id, via };
   }
 
-  private async lookup(cacheKey: string, where: string, value: unknown): Promise<{ id: number; role: Role } | null> {
+  private async lookup(cacheKey: string, find: () => Promise<ActiveKeyRow | null>): Promise<{ id: number; role: Role } | null> {
     const cached = this.cache.get(cacheKey);
     if (cached && Date.now() - cached.at < KEY_CACHE_MS) return cached.key;
-    const [row]: Array<{ id: number; role: string }> = await this.dataSource.query(
-      `SELECT id, role FROM api_keys WHERE ${where} AND revoked_at IS NULL`,
-      [value],
-    );
+    const row = await find();
     const key = row && isRole(row.role) ? { id: row.id, role: row.role } : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(cacheKey, { key, at: Date.now() });
@@ -110,6 +114,6 @@ export class Authenticator {
     const last = this.lastUsed.get(id) ?? 0;
     if (Date.now() - last < LAST_USED_EVERY_MS) return;
     this.lastUsed.set(id, Date.now());
-    this.dataSource.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id]).catch(() => undefined);
+    markApiKeyUsed(this.dataSource.manager, id).catch(() => undefined);
   }
 }

@@ -14,6 +14,7 @@ import { createLogger } from '../shared/logger';
 import { migrate, openDatabase, withStartupLock } from '../db/database';
 import { importCompanyFacts, UnsupportedFiling, type CompanyFactsFile } from '../sec/companyfacts';
 import { storeImport, tickerIndex } from '../sec/sec-store';
+import { findCompanyByCikOrTicker } from '../companies/company.repository';
 import { parseFiling } from '../sec/filing-sections';
 import { prepareSearch } from '../search/search-backend';
 import { ingestDocument } from '../search/ingestion.service';
@@ -125,10 +126,7 @@ async function importFilings(database: Database, config: AppConfig, files: strin
       try {
         const filing = parseFiling(fs.readFileSync(file, 'utf8'));
         if (!filing.form || !/^10-[KQ]/.test(filing.form)) throw new Error(`not a 10-K or 10-Q (document type ${filing.form ?? 'unknown'})`);
-        const [company]: Array<{ id: number; ticker: string }> = await database.dataSource.query(
-          'SELECT id, ticker FROM companies WHERE upper(ticker) = upper($1) OR cik = $2 ORDER BY (cik = $2) DESC NULLS LAST LIMIT 1',
-          [filing.ticker ?? '', filing.cik ?? -1],
-        );
+        const company = await findCompanyByCikOrTicker(database.dataSource.manager, filing.cik ?? null, filing.ticker ?? null);
         if (!company) throw new Error(`no company ${filing.ticker ?? ''} (CIK ${filing.cik ?? '?'}): import its company facts first`);
         let stored = 0;
         for (const section of filing.sections) {

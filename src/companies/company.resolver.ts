@@ -1,4 +1,5 @@
-import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { CatalogAuthorized } from '../operations/catalog-schema';
 import type { RequestContext } from '../graphql/context';
 import { IncomeStatement } from '../statements/income-statement.entity';
 import { BalanceSheet } from '../statements/balance-sheet.entity';
@@ -9,25 +10,25 @@ import { PERIOD_FORMS, type PeriodType } from '../statements/fiscal-period';
 import { badUserInput } from '../shared/errors';
 import { Company } from './company.entity';
 import { CompanyPage } from './company.types';
-import { DEFAULT_PAGE_SIZE, findCompany, listCompanies, listSectors } from './company.service';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, findCompany, listCompanies, listSectors } from './company.service';
 
 const PERIOD_ARGUMENT = { nullable: true, description: `Fiscal period: ${PERIOD_FORMS}. Omitted means "latest".` };
 const MAX_HISTORY = 40;
 
 @Resolver(() => Company)
 export class CompanyResolver {
-  @Authorized('viewer')
+  @CatalogAuthorized()
   @Query(() => CompanyPage, { description: 'Tracked companies ordered by name, optionally filtered by sector (any case).' })
   companies(
     @Ctx() { dataSource }: RequestContext,
     @Arg('sector', () => String, { nullable: true }) sector: string | null,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: 'Page size, 1 to 100.' }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }) limit: number,
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
   ): Promise<CompanyPage> {
     return listCompanies(dataSource, { sector, limit, offset });
   }
 
-  @Authorized('viewer')
+  @CatalogAuthorized()
   @Query(() => Company, { nullable: true, description: 'One company by id or by ticker (exactly one of them).' })
   company(
     @Ctx() { dataSource }: RequestContext,
@@ -37,7 +38,7 @@ export class CompanyResolver {
     return findCompany(dataSource, id, ticker);
   }
 
-  @Authorized('viewer')
+  @CatalogAuthorized()
   @Query(() => [String], { description: 'Sectors that have at least one tracked company.' })
   sectors(@Ctx() { dataSource }: RequestContext): Promise<string[]> {
     return listSectors(dataSource);

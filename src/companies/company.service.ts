@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
+import { CAPS } from '../operations/catalog';
 import { badUserInput } from '../shared/errors';
-import { Company } from './company.entity';
+import type { Company } from './company.entity';
+import { findCompanyById, findCompanyByTicker, findCompanyPage, findSectors } from './company.repository';
 import type { CompanyPage } from './company.types';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-export const MAX_OFFSET = 1_000_000;
+export const { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE, maxOffset: MAX_OFFSET } = CAPS.companies;
 
 export interface CompanyFilter {
   sector?: string | null;
@@ -27,20 +27,17 @@ export async function listCompanies(dataSource: DataSource, filter: CompanyFilte
   const limit = filter.limit ?? DEFAULT_PAGE_SIZE;
   const offset = filter.offset ?? 0;
   checkPaging(limit, offset);
-  const query = dataSource.getRepository(Company).createQueryBuilder('c');
   const sector = filter.sector?.trim();
   if (sector?.includes('\u0000')) throw badUserInput('sector must not contain NUL characters');
   // Sectors are stored in at most 64 characters: a longer filter is a mistake, not an empty result.
   if (sector && sector.length > 64) throw badUserInput('sector must be at most 64 characters');
-  if (sector) query.where('lower(c.sector) = lower(:sector)', { sector });
-  const [items, total] = await query.orderBy('c.name').addOrderBy('c.id').skip(offset).take(limit).getManyAndCount();
+  const [items, total] = await findCompanyPage(dataSource.manager, { sector: sector || null, limit, offset });
   return { items, total, limit, offset };
 }
 
 /** The sectors that have at least one company, alphabetically. */
-export async function listSectors(dataSource: DataSource): Promise<string[]> {
-  const rows: Array<{ sector: string }> = await dataSource.query('SELECT DISTINCT sector FROM companies ORDER BY sector');
-  return rows.map((row) => row.sector);
+export function listSectors(dataSource: DataSource): Promise<string[]> {
+  return findSectors(dataSource.manager);
 }
 
 /** Finds a company by exactly one of id or ticker (ticker in any case); null when there is none. */
@@ -49,7 +46,6 @@ export async function findCompany(dataSource: DataSource, id?: number | null, ti
   const hasTicker = ticker !== null && ticker !== undefined;
   if (hasId === hasTicker) throw badUserInput('company needs exactly one of id or ticker');
   if (ticker?.includes('\u0000')) throw badUserInput('ticker must not contain NUL characters');
-  const repository = dataSource.getRepository(Company);
-  if (hasId) return repository.findOneBy({ id });
-  return repository.createQueryBuilder('c').where('upper(c.ticker) = upper(:ticker)', { ticker: (ticker as string).trim() }).getOne();
+  if (hasId) return findCompanyById(dataSource.manager, id as number);
+  return findCompanyByTicker(dataSource.manager, (ticker as string).trim());
 }

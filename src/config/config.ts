@@ -49,7 +49,8 @@ export interface AppConfig {
   /** Shared store of rate-limit counters; in memory when not set. */
   redisUrl: string | null;
   graphqlIntrospection: boolean;
-  graphqlLimits: { maxDepth: number; maxFields: number; maxAliases: number; maxCost: number };
+  // The shape of GraphQLLimits (described in src/limits/graphql-limits.ts), spelled out: importing it would close an import circle (limits → catalog → rate limiter → logger → config).
+  graphqlLimits: { maxDepth: number; maxFields: number; maxAliases: number; maxCost: number; maxDocumentBytes: number; maxTokens: number; maxDirectives: number };
   /** User-Agent the SEC requires of automated downloads ("Company name admin@example.com"). */
   secUserAgent: string | null;
 }
@@ -161,6 +162,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxFields: readInt(env, 'GRAPHQL_MAX_FIELDS', 500, 10, 100_000),
       maxAliases: readInt(env, 'GRAPHQL_MAX_ALIASES', 30, 0, 10_000),
       maxCost: readInt(env, 'GRAPHQL_MAX_COST', 20_000, 10, 10_000_000),
+      // Parser limits: a document is refused by its size, then by its token count, before it is walked at all.
+      maxDocumentBytes: readInt(env, 'GRAPHQL_MAX_DOCUMENT_BYTES', 65_536, 1024, 10 * 1_048_576),
+      maxTokens: readInt(env, 'GRAPHQL_MAX_TOKENS', 10_000, 100, 1_000_000),
+      maxDirectives: readInt(env, 'GRAPHQL_MAX_DIRECTIVES', 100, 0, 100_000),
     },
   };
 }

@@ -27,5 +27,5 @@ export function createRequestContext(
   principal: Principal = ANONYMOUS,
   signal: AbortSignal = new AbortController().signal,
 ): RequestContext {
-  return { ...services, loaders: createStatementLoaders(services.dataSource), signal, principal };
+  return { ...services, loaders: createStatementLoaders(services.dataSource.manager), signal, principal };
 }

@@ -1,17 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerErrorCode } from '@apollo/server/errors';
-import { Kind, parse, type DocumentNode, type FragmentDefinitionNode, type GraphQLFormattedError, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { readJsonBody } from '../http/body';
 import { sendJson } from '../http/respond';
-import { AppError, statusForCode } from '../shared/errors';
+import { AppError } from '../shared/errors';
+import { appErrorOf, formatAppError, httpStatusFromErrors } from './errors';
 import type { Logger } from '../shared/logger';
 import { createRequestContext, type RequestContext, type Services } from './context';
 import { noSubscriptionsOverHttp } from './schema';
 import type { RequestGuard } from '../http/guard';
-import type { LimitClass } from '../limits/rate-limiter';
-import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
+import type { GraphQLLimits } from '../limits/graphql-limits';
+import { admitOperation } from './operation-admission';
 import { sendGraphiQLPage, wantsGraphiQL } from './graphiql';
 
 export interface GraphQLOptions {
@@ -21,46 +21,6 @@ export interface GraphQLOptions {
   /** In production, errors do not suggest field names ("Did you mean …?"). */
   production: boolean;
   limits: GraphQLLimits;
-}
-
-const AI_FIELDS = new Set(['summarize', 'compare', 'chat']);
-const SEARCH_FIELDS = new Set(['search', 'ingestDocument']);
-
-/** Root field names of an operation, looking through inline fragments and fragment spreads. */
-function rootFields(document: DocumentNode, operationName?: string | null): string[] {
-  const operation = document.definitions.find(
-    (definition) => definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName),
-  );
-  if (operation?.kind !== Kind.OPERATION_DEFINITION) return [];
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-  // Keyed by response name: GraphQL merges equal fields, and each fragment needs reading only once.
-  const fields = new Map<string, string>();
-  const visited = new Set<string>();
-  const visit = (set: SelectionSetNode) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) fields.set(selection.alias?.value ?? selection.name.value, selection.name.value);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
-      else if (!visited.has(selection.name.value) && fragments.has(selection.name.value)) {
-        visited.add(selection.name.value);
-        visit((fragments.get(selection.name.value) as FragmentDefinitionNode).selectionSet);
-      }
-    }
-  };
-  visit(operation.selectionSet);
-  return [...fields.values()];
-}
-
-/**
- * The rate-limit class of an operation, from the root fields it asks for (the costliest wins). An AI answer is
- * expensive: one per request, so that aliases cannot buy several for the price of one budget hit.
- */
-export function limitClassOf(document: DocumentNode, operationName?: string | null): LimitClass {
-  const fields = rootFields(document, operationName);
-  const aiFields = fields.filter((field) => AI_FIELDS.has(field)).length;
-  if (aiFields > 1) throw new AppError('BAD_USER_INPUT', `Ask for one AI answer (summarize, compare or chat) per request; this one asks for ${aiFields}`);
-  if (aiFields === 1) return 'ai';
-  if (fields.some((field) => SEARCH_FIELDS.has(field))) return 'search';
-  return 'reads';
 }
 
 /** The operation of a GraphQL HTTP request (POST body or GET query string), when it can be read. */
@@ -75,9 +35,6 @@ function operationOf(body: unknown, url: URL): { query?: unknown; variables?: un
   }
   return { query: url.searchParams.get('query') ?? undefined, variables: parsed, operationName: url.searchParams.get('operationName') ?? undefined };
 }
-
-/** Apollo's own codes (parse, validation, bad request…) describe the caller's mistake and pass through as they are. */
-const APOLLO_CODES = new Set<string>(Object.values(ApolloServerErrorCode));
 
 export interface GraphQLHandler {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
@@ -108,16 +65,11 @@ export async function createGraphQLHandler(
     includeStacktraceInErrorResponses: false,
     // The service owns its shutdown sequence (HTTP first, then Apollo, then the database).
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginLandingPageDisabled()],
-    formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-      const code = formatted.extensions?.code;
-      if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR' && (statusForCode(code) || APOLLO_CODES.has(code))) {
-        return formatted;
-      }
-      // Anything else is a bug: log the detail, tell the caller nothing internal.
-      logger.error('graphql resolver failed', { error: error instanceof Error ? error.stack : String(error), path: formatted.path });
-      return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-    },
+    // The same parser limits as admitOperation: Apollo parses the document again, and must not parse more.
+    parseOptions: { maxTokens: options.limits.maxTokens },
+    plugins: [ApolloServerPluginLandingPageDisabled(), httpStatusFromErrors],
+    formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
+      formatAppError(appErrorOf(error, logger, 'graphql resolver failed'), formatted),
   });
   await apollo.start();
 
@@ -140,19 +92,13 @@ export async function createGraphQLHandler(
       const principal = await guard.principal(req, res);
       const body = method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
       const operation = operationOf(body, url);
-      let document: DocumentNode | null = null;
-      try {
-        document = typeof operation.query === 'string' ? parse(operation.query) : null;
-      } catch {
-        document = null; // Apollo answers a syntax error with its own clear message
-      }
-      const operationName = typeof operation.operationName === 'string' ? operation.operationName : undefined;
-      if (document) {
-        // Size first (linear in the document), then the class, which reads the root fields.
-        const variables = operation.variables && typeof operation.variables === 'object' ? (operation.variables as Record<string, unknown>) : undefined;
-        checkOperationLimits(schema, document, variables, operationName, options.limits);
-      }
-      await guard.limit(req, res, document ? limitClassOf(document, operationName) : 'reads');
+      const variables = operation.variables && typeof operation.variables === 'object' ? (operation.variables as Record<string, unknown>) : undefined;
+      await admitOperation(
+        schema,
+        { query: operation.query, variables, operationName: typeof operation.operationName === 'string' ? operation.operationName : undefined },
+        options.limits,
+        { charge: (limitClass) => guard.limit(req, res, limitClass), refund: (limitClass) => guard.refund(req, res, limitClass) },
+      );
       const controller = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) controller.abort(new Error('client disconnected'));

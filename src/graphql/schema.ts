@@ -6,9 +6,10 @@ import { FinancialPeriodResolver } from '../statements/financial-period.resolver
 import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver';
 import { SearchResolver } from '../search/search.resolver';
 import { AiResolver } from '../ai/ai.resolver';
-import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance';
+import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance.resolver';
 import { BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver, IncomeStatementQualityResolver } from '../statements/data-quality.resolver';
 import { authChecker } from '../auth/access';
+import { checkCatalogCoversSchema } from '../operations/catalog-schema';
 
 export const STREAM_ENDPOINT = '/graphql/stream';
 
@@ -29,7 +30,8 @@ const NO_TOPICS: PubSub = {
  * type-graphql keeps its metadata globally and a second build of it is not identical (argument order flips).
  */
 export function buildAppSchema(): GraphQLSchema {
-  return (built ??= buildSchemaSync({
+  if (built) return built;
+  const schema = buildSchemaSync({
     resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, AiResolver,
       IncomeStatementProvenanceResolver, BalanceSheetProvenanceResolver, CashFlowProvenanceResolver,
       IncomeStatementQualityResolver, BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver],
@@ -37,7 +39,9 @@ export function buildAppSchema(): GraphQLSchema {
     validate: false,
     pubSub: NO_TOPICS,
     authChecker,
-  }));
+  });
+  checkCatalogCoversSchema(schema);
+  return (built = schema);
 }
 
 export function printAppSchema(schema: GraphQLSchema = buildAppSchema()): string {

@@ -1,68 +1,90 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { STATUS_CODES } from 'node:http';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-sse';
-import { AppError, statusForCode } from '../shared/errors';
+import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { readJsonBody } from '../http/body';
 import type { RequestGuard } from '../http/guard';
-import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
+import type { GraphQLLimits } from '../limits/graphql-limits';
+import { requireCsrfHeader } from '../auth/authenticator';
 import { createRequestContext, type Services } from './context';
+import { admitOperation, withoutSuggestions } from './operation-admission';
+import { appErrorOf, asValidationErrors, formatAppError } from './errors';
+
+/** A syntax error is refused as at /graphql, with Apollo Server's code. */
+function parseOperation(query: unknown, maxTokens: number): DocumentNode {
+  try {
+    return parse(query as string, { maxTokens });
+  } catch (error) {
+    throw new AppError('GRAPHQL_PARSE_FAILED', (error as Error).message);
+  }
+}
 
 export interface StreamOptions {
   limits: GraphQLLimits;
   maxBodyBytes: number;
   introspection: boolean;
+  /** In production, validation errors do not suggest field names ("Did you mean …?"), as at /graphql. */
+  production: boolean;
 }
 
 /**
  * GraphQL over Server-Sent Events (graphql-sse) at /graphql/stream: the `chat` subscription, streamed. The same
- * rules as /graphql: authenticated and rate limited (as AI), body size capped, document limits, introspection as
- * configured, internal errors masked. graphql-sse's core handler is driven directly so that we read the body (with
- * its cap) instead of letting it buffer whatever is sent.
+ * rules as /graphql: authenticated, the same document checks and rate class (admitOperation), body size capped,
+ * introspection as configured, no field suggestions in production, internal errors masked; and, because a GET here
+ * starts work, a session cookie needs the CSRF header on every operation. graphql-sse's core handler is driven
+ * directly so that we read the body (with its cap) instead of letting it buffer whatever is sent.
  */
 export function createStreamHandler(schema: GraphQLSchema, services: Services, guard: RequestGuard, options: StreamOptions, logger: Logger) {
   const rules = options.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
   const core = createHandler<IncomingMessage, { res: ServerResponse }, Record<string, unknown>>({
     schema,
-    validate: (s, document) => validate(s, document, rules),
-    onSubscribe: (_req, params) => {
+    validate: (s, document) => {
+      const errors = asValidationErrors(validate(s, document, rules));
+      return options.production ? errors.map((error) => new GraphQLError(withoutSuggestions(error.message), { nodes: error.nodes, source: error.source, positions: error.positions, extensions: error.extensions })) : errors;
+    },
+    onSubscribe: async (req, params) => {
+      const { res } = req.context;
       try {
-        checkOperationLimits(schema, parse(params.query as string), params.variables, params.operationName, options.limits);
-      } catch (error) {
-        if (!(error instanceof AppError)) return; // a syntax error: graphql-sse reports it
-        return [JSON.stringify({ errors: [{ message: error.message, extensions: { code: error.code } }] }), { status: error.status, statusText: 'Bad Request', headers: { 'content-type': 'application/json; charset=utf-8' } }];
+        const principal = await guard.principal(req.raw, res);
+        if (principal.via === 'session') requireCsrfHeader(req.raw);
+        const admitted = await admitOperation(schema, params, options.limits, {
+          charge: (limitClass) => guard.limit(req.raw, res, limitClass),
+          refund: (limitClass) => guard.refund(req.raw, res, limitClass),
+        });
+        // null: a syntax error, refused as at /graphql (parseOperation throws GRAPHQL_PARSE_FAILED).
+        const document = admitted ?? parseOperation(params.query, options.limits.maxTokens);
+        return { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue: await contextOf(req.raw, res, req.headers.get('x-graphql-event-stream-token')) };
+      } catch (caught) {
+        const error = appErrorOf(caught, logger, 'graphql-sse operation failed');
+        return [JSON.stringify({ errors: [formatAppError(error, { message: error.message })] }), { status: error.status, statusText: STATUS_CODES[error.status] ?? 'Error', headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers } }];
       }
     },
     onNext: (_ctx, _req, result) => {
       if (!result.errors?.length) return;
-      // As at /graphql: the service's own codes pass, anything else is a bug and says nothing internal.
-      return {
-        ...result,
-        errors: result.errors.map((error) => {
-          const code = error.extensions?.code;
-          if (typeof code === 'string' && statusForCode(code) && code !== 'INTERNAL_SERVER_ERROR') return error;
-          // No original error: graphql-js refused the document or its variables, the caller's mistake to read.
-          if (!error.originalError) return { message: error.message, locations: error.locations, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } } as never;
-          logger.error('graphql-sse operation failed', { error: error.originalError?.stack ?? error.message, path: error.path });
-          return { message: 'Internal server error', path: error.path, locations: error.locations, extensions: { code: 'INTERNAL_SERVER_ERROR' } } as never;
-        }),
-      };
-    },
-    context: async (req) => {
-      const controller = new AbortController();
-      const { res } = req.context;
-      // In single-connection mode an operation's own request is answered at once (202) and the events flow on the
-      // reserved stream; graphql-sse ends the operation (and with it the generation) when that stream closes.
-      if (!req.headers.get('x-graphql-event-stream-token')) res.once('close', () => controller.abort(new Error('client disconnected')));
-      return createRequestContext(services, await guard.principal(req.raw, res), controller.signal) as unknown as Record<string, unknown>;
+      // The same translation as at /graphql: the service's codes pass, anything else is a bug and says nothing internal.
+      return { ...result, errors: result.errors.map((error) => formatAppError(appErrorOf(error, logger, 'graphql-sse operation failed'), error)) as never };
     },
   });
 
+  const contextOf = async (req: IncomingMessage, res: ServerResponse, streamToken: string | null | undefined) => {
+    const controller = new AbortController();
+    // In single-connection mode an operation's own request is answered at once (202) and the events flow on the
+    // reserved stream; graphql-sse ends the operation (and with it the generation) when that stream closes.
+    if (!streamToken) res.once('close', () => controller.abort(new Error('client disconnected')));
+    return createRequestContext(services, await guard.principal(req, res), controller.signal) as unknown as Record<string, unknown>;
+  };
+
   return {
-    async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
       await guard.principal(req, res);
-      await guard.limit(req, res, 'ai');
-      const body = req.method === 'POST' ? JSON.stringify(await readJsonBody(req, options.maxBodyBytes)) : '';
+      const parsedBody = req.method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
+      // An operation is charged by admitOperation (in onSubscribe); anything else (a stream reservation, the event
+      // stream of a reservation, a cancel, a body without a query) is charged as a read here.
+      const query = req.method === 'POST' ? (parsedBody as { query?: unknown } | null)?.query : req.method === 'GET' ? url.searchParams.get('query') : undefined;
+      if (typeof query !== 'string') await guard.limit(req, res, 'reads');
+      const body = parsedBody === undefined ? '' : JSON.stringify(parsedBody);
       const [stream, init] = await core({
         method: req.method ?? 'GET',
         url: req.url ?? '/',

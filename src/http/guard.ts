@@ -32,8 +32,16 @@ export class RequestGuard {
 
   /** Counts the request against its caller's budget for the class; sets the RateLimit headers; 429 past the limit. */
   async limit(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
+    await this.limiter.check(await this.caller(req, res), limitClass, res);
+  }
+
+  /** Takes back a request counted provisionally against a class it turned out not to belong to. */
+  async refund(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
+    await this.limiter.refund(await this.caller(req, res), limitClass);
+  }
+
+  private async caller(req: IncomingMessage, res: ServerResponse): Promise<string> {
     const principal = await this.principal(req, res);
-    const caller = principal.keyId !== null ? `key:${principal.keyId}` : `ip:${address(req)}`;
-    await this.limiter.check(caller, limitClass, res);
+    return principal.keyId !== null ? `key:${principal.keyId}` : `ip:${address(req)}`;
   }
 }

@@ -1,7 +1,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
-import { AppError } from '../shared/errors';
+import { AppError, toAppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { sendAppError, sendJson } from './respond';
 import { runWithRequestId } from '../shared/request-context';
@@ -75,7 +75,7 @@ export function createHttpServer(mounts: Mount[], logger: Logger, metrics?: Metr
       if (!mount) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
       await mount.handler(req, res, url);
     } catch (caught) {
-      const error = caught instanceof AppError ? caught : internalError(caught, logger, requestId);
+      const error = toAppError(caught, logger);
       if (res.headersSent) {
         res.destroy();
         return;
@@ -117,11 +117,6 @@ export function createHttpServer(mounts: Mount[], logger: Logger, metrics?: Metr
       return Promise.race([drained, deadline]).then(() => clearTimeout(timer));
     },
   };
-}
-
-function internalError(error: unknown, logger: Logger, requestId: string): AppError {
-  logger.error('request failed', { requestId, error: error instanceof Error ? error.stack : String(error) });
-  return new AppError('INTERNAL_SERVER_ERROR', `Internal server error (request id ${requestId})`);
 }
 
 export function sendOk(res: ServerResponse, data: unknown): void {

@@ -1,9 +1,15 @@
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLCompositeType, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { AppError } from '../shared/errors';
-import { DEFAULT_PAGE_SIZE } from '../companies/company.service';
+import { operationSpec } from '../operations/catalog';
 
 export interface GraphQLLimits {
+  /** Largest document text, checked before it is parsed. */
+  maxDocumentBytes: number;
+  /** Tokens the parser reads before it gives up (graphql-js `maxTokens`): parsing time stays bounded. */
+  maxTokens: number;
+  /** Directives in the whole document (`@include`, `@skip`, and any unknown ones validation would refuse later). */
+  maxDirectives: number;
   maxDepth: number;
   /** Field selections in the whole document, aliases included. */
   maxFields: number;
@@ -67,9 +73,15 @@ const listEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
   return size === undefined ? undefined : 1 + Math.max(1, size) * Math.max(1, childComplexity);
 };
 
-// `companies` pages by `limit` with a default of 20 when it is left out.
-const companiesEstimator: ComplexityEstimator = ({ field, args, childComplexity }) =>
-  field.name === 'companies' && args.limit === undefined ? 1 + DEFAULT_PAGE_SIZE * Math.max(1, childComplexity) : undefined;
+/** A root field that returns a page costs what the catalog says: its page size (or the default size) times its items. */
+const catalogEstimator = (schema: GraphQLSchema): ComplexityEstimator => ({ field, type, args, childComplexity }) => {
+  const roots: Array<GraphQLCompositeType | null | undefined> = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  if (!roots.includes(type)) return undefined;
+  const cost = operationSpec(field.name)?.cost;
+  if (!cost) return undefined;
+  const size = typeof args[cost.sizeArgument] === 'number' ? (args[cost.sizeArgument] as number) : cost.defaultSize;
+  return 1 + Math.max(1, size) * Math.max(1, childComplexity);
+};
 
 /** Refuses (400) a document that is too deep, too wide or too costly, before anything runs. */
 export function checkOperationLimits(
@@ -88,7 +100,7 @@ export function checkOperationLimits(
   try {
     cost = getComplexity({
       schema, query: document, variables: variables ?? {}, operationName,
-      estimators: [companiesEstimator, listEstimator, simpleEstimator({ defaultComplexity: 1 })],
+      estimators: [catalogEstimator(schema), listEstimator, simpleEstimator({ defaultComplexity: 1 })],
     });
   } catch {
     return; // variables that do not fit the schema: execution reports that with its own clear error

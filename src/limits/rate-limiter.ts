@@ -15,6 +15,8 @@ export interface RatePolicy {
 /** Counts hits per key in fixed windows; returns the count so far and the seconds until the window resets. */
 export interface RateStore {
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }>;
+  /** Takes back one hit of the current window (a request charged provisionally to another class). */
+  unhit(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,11 @@ export class MemoryRateStore implements RateStore {
     return { count: window.count, resetSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
   }
 
+  async unhit(key: string) {
+    const window = this.windows.get(key);
+    if (window && window.endsAt > Date.now() && window.count > 0) window.count -= 1;
+  }
+
   async close() {}
 }
 
@@ -44,6 +51,11 @@ if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 local ttl = redis.call('TTL', KEYS[1])
 if ttl < 0 then redis.call('EXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
+
+// Only a window that still exists is decremented: an expired one has nothing to give back.
+const UNHIT_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 1 and tonumber(redis.call('GET', KEYS[1])) > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
 
 /** Counters in Redis (REDIS_URL): instances behind one load balancer share one budget per key. */
 export class RedisRateStore implements RateStore {
@@ -57,6 +69,10 @@ export class RedisRateStore implements RateStore {
   async hit(key: string, windowSeconds: number) {
     const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `${this.prefix}${key}`, windowSeconds)) as [number, number];
     return { count, resetSeconds: Math.max(1, ttl) };
+  }
+
+  async unhit(key: string) {
+    await this.redis.eval(UNHIT_SCRIPT, 1, `${this.prefix}${key}`);
   }
 
   async close() {
@@ -96,6 +112,15 @@ export class RateLimiter {
         { limit: policy.limit, window_seconds: policy.windowSeconds, retry_after_seconds: hit.resetSeconds },
         { 'retry-after': String(hit.resetSeconds) },
       );
+    }
+  }
+
+  /** Gives back one request of a class that was charged provisionally (see admitOperation). */
+  async refund(caller: string, limitClass: LimitClass): Promise<void> {
+    try {
+      await this.store.unhit(`${limitClass}:${caller}`);
+    } catch (error) {
+      this.logger.warn('rate limit store unavailable; refund skipped', { error: (error as Error).message });
     }
   }
 

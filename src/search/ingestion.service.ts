@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CAPS } from '../operations/catalog';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, badUserInput } from '../shared/errors';
 import { Company } from '../companies/company.entity';
@@ -10,7 +11,7 @@ import { extractText } from './text-extraction';
 import type { IngestDocumentInput } from './search.types';
 import { storeEmbeddings } from './vector-schema';
 
-export const DOC_TYPES = ['10-K', '10-Q', '8-K', '20-F', '6-K', 'annual-report', 'earnings-call', 'press-release', 'presentation', 'note', 'other'];
+export const DOC_TYPES: readonly string[] = CAPS.ingestDocument.docTypes;
 export const MAX_DOCUMENT_CHARS = 5_000_000;
 const ROWS_PER_INSERT = 500;
 

@@ -1,4 +1,5 @@
-import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { CatalogAuthorized } from '../operations/catalog-schema';
 import type { RequestContext } from '../graphql/context';
 import { ingestDocument } from './ingestion.service';
 import { DEFAULT_TOP_K, MAX_TOP_K, search } from './search.service';
@@ -6,7 +7,7 @@ import { IngestDocumentInput, IngestDocumentResult, SearchHit, SearchModeEnum, t
 
 @Resolver()
 export class SearchResolver {
-  @Authorized('analyst')
+  @CatalogAuthorized()
   @Query(() => [SearchHit], { description: 'Hybrid semantic search over company documents, best first.' })
   search(
     @Ctx() { search: backend }: RequestContext,
@@ -18,7 +19,7 @@ export class SearchResolver {
     return search(backend, { query, companyIds, topK, mode });
   }
 
-  @Authorized('admin')
+  @CatalogAuthorized()
   @Mutation(() => IngestDocumentResult, { description: 'Stores a document and indexes it; the same text for the same company is stored once.' })
   ingestDocument(@Ctx() { search: backend }: RequestContext, @Arg('input', () => IngestDocumentInput) input: IngestDocumentInput): Promise<IngestDocumentResult> {
     return ingestDocument(backend, input);

@@ -1,13 +1,11 @@
 import { AppError, badUserInput } from '../shared/errors';
+import { CAPS } from '../operations/catalog';
 import { reciprocalRankFusion, RRF_K } from './fusion';
 import { toVectorLiteral } from './embedder';
 import type { SearchBackend } from './ingestion.service';
 import type { SearchHit, SearchMode } from './search.types';
 
-export const DEFAULT_TOP_K = 10;
-export const MAX_TOP_K = 50;
-export const MAX_QUERY_CHARS = 2000;
-const MAX_COMPANY_FILTER = 100;
+export const { defaultTopK: DEFAULT_TOP_K, maxTopK: MAX_TOP_K, maxQueryChars: MAX_QUERY_CHARS, maxCompanyFilter: MAX_COMPANY_FILTER } = CAPS.search;
 /**
  * Weights of the text and vector legs in the fusion. Measured on FinanceBench (npm run eval:search -- --fusion-grid)
  * with the built-in LSA embedder: half weight for the vector leg gave the best recall across the whole corpus and

@@ -1,9 +1,15 @@
-import { GraphQLError } from 'graphql';
+import type { Logger } from './logger';
+import { currentRequestId } from './request-context';
 
 /** The error codes of the service and the HTTP status each one travels with (see the design's error envelope). */
 export const ERROR_STATUS = {
   BAD_USER_INPUT: 400,
   BAD_REQUEST: 400,
+  // GraphQL's own refusals of a document (Apollo Server's codes, used on /graphql and /graphql/stream alike).
+  GRAPHQL_PARSE_FAILED: 400,
+  GRAPHQL_VALIDATION_FAILED: 400,
+  OPERATION_RESOLUTION_FAILURE: 400,
+  PERSISTED_QUERY_NOT_SUPPORTED: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -48,21 +54,16 @@ export class AppError extends Error {
   }
 }
 
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
+}
+
 export function statusForCode(code: unknown): number | undefined {
-  return typeof code === 'string' && code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : undefined;
+  return isErrorCode(code) ? ERROR_STATUS[code] : undefined;
 }
 
-/**
- * A GraphQL error carrying the service's code and its HTTP status; Apollo Server uses `extensions.http.status`
- * as the response status and strips it from the body.
- */
-export function graphQLError(code: ErrorCode, message: string, details?: unknown): GraphQLError {
-  return new GraphQLError(message, {
-    extensions: { code, ...(details === undefined ? {} : { details }), http: { status: ERROR_STATUS[code] } },
-  });
-}
-
-export const badUserInput = (message: string, details?: unknown) => graphQLError('BAD_USER_INPUT', message, details);
+/** The caller's input breaks a rule of the operation (a range, a format, an accepted value). */
+export const badUserInput = (message: string, details?: unknown) => new AppError('BAD_USER_INPUT', message, details);
 
 /**
  * A database error that is the caller's doing rather than a bug: PostgreSQL text cannot hold a NUL character.
@@ -71,4 +72,19 @@ export const badUserInput = (message: string, details?: unknown) => graphQLError
 export function userErrorFromDatabase(error: unknown): AppError | null {
   const code = (error as { code?: string; driverError?: { code?: string } } | null)?.driverError?.code ?? (error as { code?: string } | null)?.code;
   return code === '22021' || code === '22P05' ? new AppError('BAD_USER_INPUT', 'Text must not contain NUL characters') : null;
+}
+
+/**
+ * Turns anything thrown into the AppError a transport sends: an AppError as it is, a database error that is the
+ * caller's doing as 400, anything else as a bug — logged with its detail, answered as INTERNAL_SERVER_ERROR with
+ * nothing internal but the request id. Every transport's translator ends here, so a new rule (e.g. a database that
+ * is down) is added once, below.
+ */
+export function toAppError(error: unknown, logger: Logger, what = 'request failed'): AppError {
+  if (error instanceof AppError) return error;
+  const fromDatabase = userErrorFromDatabase(error);
+  if (fromDatabase) return fromDatabase;
+  logger.error(what, { error: error instanceof Error ? error.stack : String(error) });
+  const requestId = currentRequestId();
+  return new AppError('INTERNAL_SERVER_ERROR', requestId ? `Internal server error (request id ${requestId})` : 'Internal server error');
 }

@@ -1,22 +1,18 @@
 import DataLoader from 'dataloader';
-import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
-import { IncomeStatement } from './income-statement.entity';
-import { BalanceSheet } from './balance-sheet.entity';
-import { CashFlowStatement } from './cash-flow-statement.entity';
+import type { EntityManager } from 'typeorm';
+import type { IncomeStatement } from './income-statement.entity';
+import type { BalanceSheet } from './balance-sheet.entity';
+import type { CashFlowStatement } from './cash-flow-statement.entity';
 import { compareNewestFirst, parseExactPeriod, type PeriodType } from './fiscal-period';
 import type { FinancialPeriod } from './statement.types';
-import { provenanceLoader, type ValueSource } from './provenance';
+import type { ValueSource } from './value-source.type';
+import { findStatementPeriods, findStatements, findValueSources, type StatementKey, type StatementKind, type StatementOf } from './statement.repository';
 
-export type StatementKind = 'income' | 'balance' | 'cashFlow';
+export type { StatementKey, StatementKind } from './statement.repository';
 
 /** A period a company has data for, and which of its statements exist. */
 export interface AvailablePeriod extends FinancialPeriod {
   statements: Set<StatementKind>;
-}
-
-export interface StatementKey {
-  companyId: number;
-  period: string;
 }
 
 export interface StatementLoaders {
@@ -29,25 +25,11 @@ export interface StatementLoaders {
 
 const keyOf = ({ companyId, period }: StatementKey) => `${companyId}|${period}`;
 
-const TABLES: Record<StatementKind, string> = {
-  income: 'income_statements',
-  balance: 'balance_sheets',
-  cashFlow: 'cash_flow_statements',
-};
-
 /** Loads statements of one kind for many (company, period) keys in one query and maps rows back by key. */
-function statementLoader<T extends ObjectLiteral & StatementKey>(dataSource: DataSource, entity: EntityTarget<T>) {
-  return new DataLoader<StatementKey, T | null, string>(
+function statementLoader<K extends StatementKind>(manager: EntityManager, kind: K) {
+  return new DataLoader<StatementKey, StatementOf<K> | null, string>(
     async (keys) => {
-      const rows = await dataSource
-        .getRepository(entity)
-        .createQueryBuilder('s')
-        .where('(s.company_id, s.period) IN (SELECT * FROM unnest(CAST(:companyIds AS int[]), CAST(:periods AS text[])))', {
-          companyIds: keys.map((key) => key.companyId),
-          periods: keys.map((key) => key.period),
-        })
-        .getMany();
-      const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+      const byKey = new Map((await findStatements(manager, kind, keys)).map((row) => [keyOf(row), row]));
       return keys.map((key) => byKey.get(keyOf(key)) ?? null);
     },
     { cacheKeyFn: keyOf },
@@ -55,35 +37,23 @@ function statementLoader<T extends ObjectLiteral & StatementKey>(dataSource: Dat
 }
 
 /** The periods of many companies in one query, newest first, each with the statements it has. */
-function periodsLoader(dataSource: DataSource) {
+function periodsLoader(manager: EntityManager) {
   return new DataLoader<number, AvailablePeriod[]>(async (companyIds) => {
-    const union = (Object.entries(TABLES) as Array<[StatementKind, string]>)
-      .map(
-        ([kind, table]) =>
-          `SELECT company_id, period, period_start, period_end, '${kind}' AS kind FROM ${table} WHERE company_id = ANY($1)`,
-      )
-      .join(' UNION ALL ');
-    const rows: Array<{ company_id: number; period: string; period_start: string; period_end: string; kind: StatementKind }> =
-      await dataSource.query(
-        `SELECT company_id, period, to_char(period_start, 'YYYY-MM-DD') AS period_start,
-                to_char(period_end, 'YYYY-MM-DD') AS period_end, kind FROM (${union}) AS s`,
-        [companyIds],
-      );
     const byCompany = new Map<number, Map<string, AvailablePeriod>>(companyIds.map((id) => [id, new Map()]));
-    for (const row of rows) {
-      const periods = byCompany.get(row.company_id) as Map<string, AvailablePeriod>;
+    for (const row of await findStatementPeriods(manager, companyIds)) {
+      const periods = byCompany.get(row.companyId) as Map<string, AvailablePeriod>;
       let available = periods.get(row.period);
       if (!available) {
         const parsed = parseExactPeriod(row.period);
         if (!parsed) continue; // the table's CHECK constraint makes this unreachable
         available = {
-          companyId: row.company_id,
+          companyId: row.companyId,
           period: parsed.label,
           type: parsed.type,
           fiscalYear: parsed.fiscalYear,
           fiscalQuarter: parsed.fiscalQuarter,
-          periodStart: row.period_start,
-          periodEnd: row.period_end,
+          periodStart: row.periodStart,
+          periodEnd: row.periodEnd,
           statements: new Set(),
         };
         periods.set(row.period, available);
@@ -94,17 +64,32 @@ function periodsLoader(dataSource: DataSource) {
   });
 }
 
+/** Value sources of (company, period) per statement, batched: a page of statements costs one query per kind. */
+function provenanceLoader(manager: EntityManager, kind: StatementKind) {
+  return new DataLoader<StatementKey, ValueSource[], string>(
+    async (keys) => {
+      const byKey = new Map<string, ValueSource[]>();
+      for (const { companyId, period, ...source } of await findValueSources(manager, kind, keys)) {
+        const key = keyOf({ companyId, period });
+        byKey.set(key, [...(byKey.get(key) ?? []), source]);
+      }
+      return keys.map((key) => byKey.get(keyOf(key)) ?? []);
+    },
+    { cacheKeyFn: keyOf },
+  );
+}
+
 /** Per-request loaders: nested statement fields of a whole page resolve in a constant number of queries. */
-export function createStatementLoaders(dataSource: DataSource): StatementLoaders {
+export function createStatementLoaders(manager: EntityManager): StatementLoaders {
   return {
-    periods: periodsLoader(dataSource),
-    income: statementLoader(dataSource, IncomeStatement),
-    balance: statementLoader(dataSource, BalanceSheet),
-    cashFlow: statementLoader(dataSource, CashFlowStatement),
+    periods: periodsLoader(manager),
+    income: statementLoader(manager, 'income'),
+    balance: statementLoader(manager, 'balance'),
+    cashFlow: statementLoader(manager, 'cashFlow'),
     provenance: {
-      income: provenanceLoader(dataSource, 'income'),
-      balance: provenanceLoader(dataSource, 'balance'),
-      cashFlow: provenanceLoader(dataSource, 'cashFlow'),
+      income: provenanceLoader(manager, 'income'),
+      balance: provenanceLoader(manager, 'balance'),
+      cashFlow: provenanceLoader(manager, 'cashFlow'),
     },
   };
 }

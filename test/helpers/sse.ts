@@ -1,10 +1,8 @@
 import { app } from './shared-app';
 import { withCredentials } from './keys';
+import { parseSseStream, type ServerSentEvent } from '../../src/shared/sse';
 
-export interface ServerSentEvent {
-  event: string;
-  data: any;
-}
+export type { ServerSentEvent };
 
 /**
  * POSTs JSON asking for Server-Sent Events and collects them until the stream ends. `onEvent` sees each event as
@@ -28,24 +26,13 @@ export async function postForEvents(
   if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
     return { status: response.status, contentType: response.headers.get('content-type'), events: [{ event: 'json', data: await response.json() }], arrivals };
   }
-  const decoder = new TextDecoder();
-  let buffer = '';
   try {
-    for await (const chunk of response.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1] ?? 'message';
-        const data = block.split('\n').filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
-        const parsed = { event, data: data ? JSON.parse(data) : null };
-        events.push(parsed);
-        arrivals.push(Date.now());
-        if (onEvent(parsed) === 'stop') {
-          controller.abort();
-          return { status: response.status, contentType: response.headers.get('content-type'), events, arrivals };
-        }
+    for await (const event of parseSseStream(response.body)) {
+      events.push(event);
+      arrivals.push(Date.now());
+      if (onEvent(event) === 'stop') {
+        controller.abort();
+        return { status: response.status, contentType: response.headers.get('content-type'), events, arrivals };
       }
     }
   } catch (error) {

@@ -1,5 +1,6 @@
 import { escape, formatMoney, formatPercent, html, Safe } from './html';
 import { page } from './pages';
+import { createSseDecoder } from '../../src/shared/sse';
 
 /** Pages of the dashboard (search, compare, chat) and sign-in. They need a signed-in analyst. */
 
@@ -129,17 +130,11 @@ form.addEventListener('submit', async (event) => {
   if (!response.ok || !response.body) { answer.textContent = 'The answer could not be fetched (' + response.status + ').'; return; }
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const decode = (${createSseDecoder.toString()})();
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\\n\\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const type = (/^event: (.*)$/m.exec(block) || [])[1];
-      const data = JSON.parse(((/^data: (.*)$/m.exec(block) || [])[1]) || 'null');
+    for (const { event: type, data } of decode(decoder.decode(value, { stream: true }))) {
       if (type === 'token') answer.textContent += data.text;
       if (type === 'error') answer.textContent += ' [' + data.message + ']';
       if (type === 'done') conversationId = data.conversation_id;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { companiesPage, companyPage, errorPage } from './pages';
 import { accessPage, chatPage, CHAT_SCRIPT, comparePage, dashboardPage, searchPage, signInPage, type Session } from './dashboard';
 import { ServiceClient, ServiceError } from './service';
+import { parseSseStream } from '../../src/shared/sse';
 
 export interface WebConfig {
   port: number;
@@ -259,10 +260,8 @@ export function createWebServer(config: WebConfig) {
         }
         return void res.end();
       }
-      const text = await upstream.text();
-      const events = text.split('\n\n').map((block) => ({ type: /^event: (.*)$/m.exec(block)?.[1], data: /^data: (.*)$/m.exec(block)?.[1] }));
-      const done = events.find((e) => e.type === 'done');
-      const payload = done?.data ? JSON.parse(done.data) : null;
+      let payload: { answer?: string; citations?: [] } | null = null;
+      if (upstream.body) for await (const event of parseSseStream(upstream.body)) if (event.event === 'done') payload = event.data;
       return sendHtml(res, 200, chatPage({ text: payload?.answer ?? 'No answer.', citations: payload?.citations ?? [] }, question), { 'cache-control': 'no-store' });
     }
     return sendJson(res, 404, { success: false, error: { code: 'NOT_FOUND', message: `No route POST ${url.pathname}` } });

@@ -1,0 +1,114 @@
+/**
+ * Store of companies: all company SQL lives here. Every function takes the EntityManager to run on, so it joins the
+ * caller's transaction when there is one (PGlite has a single backend session).
+ */
+import type { EntityManager } from 'typeorm';
+import { Company } from './company.entity';
+
+export interface CompanyPageQuery {
+  /** Compared case-insensitively; null or empty for every sector. */
+  sector: string | null;
+  limit: number;
+  offset: number;
+}
+
+export interface CompanyRef {
+  id: number;
+  ticker: string;
+}
+
+/** What the SEC import knows of a company. */
+export interface ImportedCompanyRow {
+  name: string;
+  ticker: string;
+  cik: number;
+  fiscalYearEnd: number;
+  sector: string;
+  /** Reporting currency (ISO 4217). */
+  currency: string;
+  /** Null when the filing does not say (companyfacts of a foreign, IFRS filer). */
+  country: string | null;
+}
+
+/** A page of companies ordered by name (then id, so pages never overlap), and the total that match. */
+export function findCompanyPage(manager: EntityManager, { sector, limit, offset }: CompanyPageQuery): Promise<[Company[], number]> {
+  // The alias "c" is relied on by the benchmark's baseline, which replays this SQL.
+  const query = manager.getRepository(Company).createQueryBuilder('c');
+  if (sector) query.where('lower(c.sector) = lower(:sector)', { sector });
+  return query.orderBy('c.name').addOrderBy('c.id').skip(offset).take(limit).getManyAndCount();
+}
+
+/** The sectors that have at least one company, alphabetically. */
+export async function findSectors(manager: EntityManager): Promise<string[]> {
+  const rows: Array<{ sector: string }> = await manager.query('SELECT DISTINCT sector FROM companies ORDER BY sector');
+  return rows.map((row) => row.sector);
+}
+
+export function findCompanyById(manager: EntityManager, id: number): Promise<Company | null> {
+  return manager.getRepository(Company).findOneBy({ id });
+}
+
+/** Tickers match in any case. */
+export function findCompanyByTicker(manager: EntityManager, ticker: string): Promise<Company | null> {
+  return manager.getRepository(Company).createQueryBuilder('c').where('upper(c.ticker) = upper(:ticker)', { ticker }).getOne();
+}
+
+/**
+ * The company an SEC filing belongs to: the one with its CIK, else the one with its ticker (any case). A CIK match
+ * wins over a ticker match, and companies without a CIK (demo data) never count as one.
+ */
+export async function findCompanyByCikOrTicker(manager: EntityManager, cik: number | null, ticker: string | null): Promise<CompanyRef | null> {
+  const [company]: CompanyRef[] = await manager.query(
+    'SELECT id, ticker FROM companies WHERE cik = $1 OR upper(ticker) = upper($2) ORDER BY (cik = $1) DESC NULLS LAST, id LIMIT 1',
+    [cik, ticker],
+  );
+  return company ?? null;
+}
+
+/** Up to `limit` companies (by id) whose ticker is one of `tickers` (any case) or whose name's first word
+ * (five letters or more, to be distinctive) appears in `text`. */
+export async function findCompanyIdsNamedIn(manager: EntityManager, tickers: string[], text: string, limit: number): Promise<number[]> {
+  const rows: Array<{ id: number }> = await manager.query(
+    `SELECT id FROM companies
+      WHERE upper(ticker) = ANY($1::text[])
+         OR (length(split_part(name, ' ', 1)) >= 5 AND strpos(lower($2), lower(split_part(name, ' ', 1))) > 0)
+      ORDER BY id LIMIT $3`,
+    [tickers, text, limit],
+  );
+  return rows.map((row) => row.id);
+}
+
+export function findAllCompanyRefs(manager: EntityManager): Promise<CompanyRef[]> {
+  return manager.query('SELECT id, ticker FROM companies ORDER BY id');
+}
+
+export function countCompanies(manager: EntityManager): Promise<number> {
+  return manager.getRepository(Company).count();
+}
+
+/** Inserts companies; returns their ids and tickers. */
+export async function insertCompanies(manager: EntityManager, companies: Array<Partial<Company>>): Promise<CompanyRef[]> {
+  const inserted = await manager.createQueryBuilder().insert().into(Company).values(companies).returning(['id', 'ticker']).execute();
+  return inserted.raw as CompanyRef[];
+}
+
+/** Creates the company of an SEC import; returns its id. */
+export async function insertImportedCompany(manager: EntityManager, company: ImportedCompanyRow): Promise<number> {
+  const [{ id }]: Array<{ id: number }> = await manager.query(
+    `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end, cik, country) VALUES ($1, $2, $3, $6, $4, $5, $7) RETURNING id`,
+    [company.name, company.ticker, company.sector, company.fiscalYearEnd, company.cik, company.currency, company.country],
+  );
+  return id;
+}
+
+/** Updates what an SEC import says of a company it already stored (the sector is kept: it may have been set by hand). */
+export async function updateImportedCompany(manager: EntityManager, id: number, company: Omit<ImportedCompanyRow, 'sector' | 'country'>): Promise<void> {
+  await manager.query('UPDATE companies SET name = $2, ticker = $3, cik = $4, fiscal_year_end = $5, currency = $6 WHERE id = $1', [
+    id, company.name, company.ticker, company.cik, company.fiscalYearEnd, company.currency,
+  ]);
+}
+
+/** Removes every company and, by cascade, everything that belongs to one; ids start again at 1. */
+export async function deleteAllCompanies(manager: EntityManager): Promise<void> {
+  await manager.query('TRUNCATE companies RESTART IDENTITY CASCADE');
+}

@@ -1,0 +1,55 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { ApolloServerPlugin } from '@apollo/server';
+import { AppError, isErrorCode, statusForCode, toAppError } from '../shared/errors';
+import type { Logger } from '../shared/logger';
+
+/**
+ * The AppError behind an error of a GraphQL execution, for every transport that runs the schema (/graphql,
+ * /graphql/stream and the REST facade). graphql-js wraps what a resolver throws; an error it raised itself before any
+ * resolver ran (no path: the variables did not fit their types) is the caller's input, as Apollo Server says too.
+ * The rest goes to the shared translator, which logs a bug and hides its detail.
+ */
+export function appErrorOf(error: unknown, logger: Logger, what = 'graphql operation failed'): AppError {
+  if (!(error instanceof GraphQLError)) return toAppError(error, logger, what);
+  if (error.originalError instanceof AppError) return error.originalError;
+  const code = error.extensions?.code;
+  if (isErrorCode(code) && code !== 'INTERNAL_SERVER_ERROR') return new AppError(code, error.message, error.extensions.details);
+  if (error.path === undefined) return new AppError('BAD_USER_INPUT', error.message);
+  return toAppError(error.originalError ?? error, logger, what);
+}
+
+/**
+ * A GraphQL error as clients read it: `extensions.code` (and `details`); the message of a code the error already had
+ * is kept as the server formatted it (Apollo hides schema suggestions in production).
+ */
+export function formatAppError(error: AppError, formatted: Pick<GraphQLFormattedError, 'message' | 'locations' | 'path' | 'extensions'>): GraphQLFormattedError {
+  const message = formatted.extensions?.code === error.code ? formatted.message : error.message;
+  return {
+    message,
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) },
+  };
+}
+
+/** Errors of `validate()`, marked with the code Apollo Server gives them, so every GraphQL transport says the same. */
+export function asValidationErrors(errors: readonly GraphQLError[]): GraphQLError[] {
+  return errors.map((error) => new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+}
+
+/**
+ * Apollo takes the HTTP status from errors as thrown; a code the translator decides (a database error that is the
+ * caller's, a bug) gets its status here, so a failed operation never answers 200.
+ */
+export const httpStatusFromErrors: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        if (response.body.kind !== 'single' || !response.body.singleResult.errors?.length) return;
+        if (response.http.status !== undefined && response.http.status !== 200) return;
+        const status = statusForCode(response.body.singleResult.errors[0].extensions?.code);
+        if (status !== undefined) response.http.status = status;
+      },
+    };
+  },
+};

@@ -1,0 +1,118 @@
+/**
+ * Store of the financial statements (income, balance sheet, cash flow) and the sources of their imported values.
+ * All statement SQL lives here. Every function takes the EntityManager to run on, so it joins the caller's
+ * transaction when there is one (PGlite has a single backend session: a query outside it would wait forever).
+ * Statement columns are never listed by hand: writes and reads go through the entities, so a new line item is a
+ * column on its entity (and a migration), nothing here.
+ */
+import type { EntityManager } from 'typeorm';
+import { IncomeStatement } from './income-statement.entity';
+import { BalanceSheet } from './balance-sheet.entity';
+import { CashFlowStatement } from './cash-flow-statement.entity';
+import type { ValueSource } from './value-source.type';
+
+export type StatementKind = 'income' | 'balance' | 'cashFlow';
+
+export const STATEMENT_ENTITIES = {
+  income: IncomeStatement,
+  balance: BalanceSheet,
+  cashFlow: CashFlowStatement,
+} as const satisfies Record<StatementKind, unknown>;
+
+export type StatementOf<K extends StatementKind> = InstanceType<(typeof STATEMENT_ENTITIES)[K]>;
+
+/** A statement of any kind, as written: the entity's own properties (camelCase), line items spread in. */
+export type StatementRow = Record<string, unknown> & { companyId: number; period: string };
+
+export interface StatementKey {
+  companyId: number;
+  period: string;
+}
+
+/** One row per (company, period, statement kind) that exists, with the period's dates (YYYY-MM-DD). */
+export interface StatementPeriodRow {
+  companyId: number;
+  period: string;
+  periodStart: string;
+  periodEnd: string;
+  kind: StatementKind;
+}
+
+/** One imported value's source, as the SEC import writes it: what the API shows, and where it belongs. */
+export type ValueSourceRow = ValueSource & {
+  statement: StatementKind;
+  period: string;
+  /** As stored (payments negated into cash outflows); `reportedValue` is as filed. */
+  value: number;
+};
+
+const INSERT_BATCH = 500;
+const SOURCE_BATCH = 500;
+
+const tableOf = (manager: EntityManager, kind: StatementKind) => manager.getRepository(STATEMENT_ENTITIES[kind]).metadata.tableName;
+
+/** The statements of one kind for many (company, period) keys, in one query; keys without a statement have no row. */
+export function findStatements<K extends StatementKind>(manager: EntityManager, kind: K, keys: readonly StatementKey[]): Promise<Array<StatementOf<K>>> {
+  return manager
+    .getRepository<StatementOf<K>>(STATEMENT_ENTITIES[kind])
+    .createQueryBuilder('s')
+    .where('(s.company_id, s.period) IN (SELECT * FROM unnest(CAST(:companyIds AS int[]), CAST(:periods AS text[])))', {
+      companyIds: keys.map((key) => key.companyId),
+      periods: keys.map((key) => key.period),
+    })
+    .getMany();
+}
+
+/** Every (company, period, kind) of the given companies that has a statement, in one query. */
+export async function findStatementPeriods(manager: EntityManager, companyIds: readonly number[]): Promise<StatementPeriodRow[]> {
+  const union = (Object.keys(STATEMENT_ENTITIES) as StatementKind[])
+    .map((kind) => `SELECT company_id, period, period_start, period_end, '${kind}' AS kind FROM ${tableOf(manager, kind)} WHERE company_id = ANY($1)`)
+    .join(' UNION ALL ');
+  return manager.query(
+    `SELECT company_id AS "companyId", period, to_char(period_start, 'YYYY-MM-DD') AS "periodStart",
+            to_char(period_end, 'YYYY-MM-DD') AS "periodEnd", kind FROM (${union}) AS s`,
+    [companyIds],
+  );
+}
+
+/** The value sources of one statement kind for many (company, period) keys, in one query, by field. */
+export function findValueSources(manager: EntityManager, kind: StatementKind, keys: readonly StatementKey[]): Promise<Array<ValueSource & StatementKey>> {
+  return manager.query(
+    `SELECT company_id AS "companyId", period, field, concept, accession, form, to_char(filed, 'YYYY-MM-DD') AS filed, derived, restated,
+            reported_value::float8 AS "reportedValue"
+       FROM statement_value_sources
+      WHERE statement = $1 AND (company_id, period) IN (SELECT * FROM unnest($2::int[], $3::text[]))
+      ORDER BY field`,
+    [kind, keys.map((key) => key.companyId), keys.map((key) => key.period)],
+  );
+}
+
+/** Inserts statements of one kind, in batches (a statement is ~30 parameters; PostgreSQL allows 65,535 a query). */
+export async function insertStatements(manager: EntityManager, kind: StatementKind, rows: readonly StatementRow[]): Promise<void> {
+  const repository = manager.getRepository(STATEMENT_ENTITIES[kind]);
+  for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+    await repository.insert(rows.slice(start, start + INSERT_BATCH) as never);
+  }
+}
+
+/** Removes every statement of a company and the sources of its values. */
+export async function deleteCompanyStatements(manager: EntityManager, companyId: number): Promise<void> {
+  for (const entity of Object.values(STATEMENT_ENTITIES)) await manager.getRepository(entity).delete({ companyId });
+  await manager.query('DELETE FROM statement_value_sources WHERE company_id = $1', [companyId]);
+}
+
+/** Inserts the sources of a company's imported values, in batches. */
+export async function insertValueSources(manager: EntityManager, companyId: number, sources: readonly ValueSourceRow[]): Promise<void> {
+  for (let start = 0; start < sources.length; start += SOURCE_BATCH) {
+    const batch = sources.slice(start, start + SOURCE_BATCH);
+    const column = <C extends keyof ValueSourceRow>(name: C) => batch.map((source) => source[name]);
+    await manager.query(
+      `INSERT INTO statement_value_sources (company_id, statement, period, field, value, reported_value, concept, accession, form, filed, derived, restated)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::numeric[], $6::numeric[], $7::text[], $8::text[], $9::text[], $10::date[], $11::bool[], $12::bool[])`,
+      [
+        companyId, column('statement'), column('period'), column('field'), column('value'), column('reportedValue'),
+        column('concept'), column('accession'), column('form'), column('filed'), column('derived'), column('restated'),
+      ],
+    );
+  }
+}

@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import vm from 'node:vm';
+import path from 'node:path';
+import { expect } from 'chai';
+import { GraphQLError } from 'graphql';
+import { AppError, toAppError } from '../src/shared/errors';
+import { appErrorOf } from '../src/graphql/errors';
+import { createSseDecoder, formatSseEvent } from '../src/shared/sse';
+import { restFieldName } from '../rest-facade/variable-check';
+import type { Logger } from '../src/shared/logger';
+import { CHAT_SCRIPT } from '../web/src/dashboard';
+
+function recordingLogger(): Logger & { errors: string[] } {
+  const errors: string[] = [];
+  const ignore = () => undefined;
+  return { errors, debug: ignore, info: ignore, warn: ignore, error: (message) => void errors.push(message) };
+}
+
+describe('Error translation (unit)', () => {
+  it('passes an AppError as it is, also wrapped by graphql-js', () => {
+    const logger = recordingLogger();
+    const error = new AppError('NOT_FOUND', 'No company with id 7');
+    expect(toAppError(error, logger)).to.equal(error);
+    expect(appErrorOf(new GraphQLError('No company with id 7', { originalError: error, path: ['company'] }), logger)).to.equal(error);
+    expect(logger.errors).to.deep.equal([]);
+  });
+
+  it('makes a NUL character refused by the database a 400, not a bug', () => {
+    const logger = recordingLogger();
+    const fromDriver = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { driverError: { code: '22021' } });
+    expect(toAppError(fromDriver, logger)).to.deep.include({ code: 'BAD_USER_INPUT', status: 400 });
+    expect(appErrorOf(new GraphQLError('wrapped', { originalError: fromDriver, path: ['search'] }), logger).code).to.equal('BAD_USER_INPUT');
+    expect(logger.errors).to.deep.equal([]);
+  });
+
+  it('logs anything else as a bug and says nothing of it', () => {
+    const logger = recordingLogger();
+    const bug = toAppError(new TypeError('cannot read properties of undefined (reading "rows")'), logger, 'chat failed');
+    expect(bug).to.deep.include({ code: 'INTERNAL_SERVER_ERROR', status: 500 });
+    expect(bug.message).to.not.include('rows');
+    expect(logger.errors).to.deep.equal(['chat failed']);
+  });
+
+  it('reads graphql-js errors raised before any resolver ran as the caller\u2019s input; known codes pass', () => {
+    const logger = recordingLogger();
+    const coercion = new GraphQLError('Variable "$mode" got invalid value "FUZZY"; Value "FUZZY" does not exist in "SearchMode" enum.');
+    expect(appErrorOf(coercion, logger).code).to.equal('BAD_USER_INPUT');
+    const validation = new GraphQLError('Cannot query field "x"', { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(appErrorOf(validation, logger).code).to.equal('GRAPHQL_VALIDATION_FAILED');
+    const resolverBug = new GraphQLError('boom', { originalError: new Error('boom'), path: ['company'] });
+    expect(appErrorOf(resolverBug, logger).code).to.equal('INTERNAL_SERVER_ERROR');
+    expect(logger.errors).to.have.length(1);
+  });
+
+  it('names variable paths as REST routes name their fields', () => {
+    expect(restFieldName(['input', 'messages', 0, 'role'])).to.equal('messages[0].role');
+    expect(restFieldName(['topK'])).to.equal('top_k');
+    expect(restFieldName(['input', 'companyId'])).to.equal('company_id');
+    expect(restFieldName(['input'])).to.equal('input');
+  });
+
+  it('no module outside the GraphQL adapter makes or reads graphql-js errors', () => {
+    const root = path.join(__dirname, '..', '..');
+    const offenders: string[] = [];
+    const walk = (dir: string): void => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.ts') && /\bGraphQLError\b|\blocatedError\b/.test(fs.readFileSync(full, 'utf8'))) offenders.push(path.relative(root, full));
+      }
+    };
+    for (const dir of ['src', 'rest-facade']) walk(path.join(root, dir));
+    expect(offenders.filter((file) => !file.startsWith(`src${path.sep}graphql${path.sep}`))).to.deep.equal([]);
+  });
+});
+
+describe('Server-Sent Events parser (unit)', () => {
+  it('reads events however the stream is cut into pieces', () => {
+    const wire = formatSseEvent('token', { text: 'Net income\nrose' }) + formatSseEvent('done', { answer: 'ok' });
+    for (let size = 1; size <= wire.length; size += 1) {
+      const decode = createSseDecoder();
+      const events = [];
+      for (let at = 0; at < wire.length; at += size) events.push(...decode(wire.slice(at, at + size)));
+      expect(events, `pieces of ${size}`).to.deep.equal([{ event: 'token', data: { text: 'Net income\nrose' } }, { event: 'done', data: { answer: 'ok' } }]);
+    }
+  });
+
+  it('follows the format: CRLF, comments, data on several lines, no event name, empty data', () => {
+    const decode = createSseDecoder();
+    const events = decode(': keep-alive\r\n\r\nevent: next\r\ndata: {"a":\r\ndata: 1}\r\n\r\ndata:[2]\n\nevent: complete\ndata:\n\nevent: partial\ndata: {');
+    expect(events).to.deep.equal([{ event: 'next', data: { a: 1 } }, { event: 'message', data: [2] }, { event: 'complete', data: null }]);
+  });
+
+  it('works from its own source alone, as the web front end’s browser script embeds it', () => {
+    const standalone = vm.runInNewContext(`(${createSseDecoder.toString()})`) as typeof createSseDecoder;
+    expect(standalone()('event: token\ndata: {"text":"a"}\n\n')).to.deep.equal([{ event: 'token', data: { text: 'a' } }]);
+    expect(() => new vm.Script(CHAT_SCRIPT)).to.not.throw();
+    expect(CHAT_SCRIPT).to.include(createSseDecoder.toString());
+  });
+});
