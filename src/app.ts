@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RETRY_AFTER_SECONDS } from './db/database-unavailable';
 import type { AppConfig } from './config/config';
 import type { Logger } from './shared/logger';
 import { openDatabase, migrate, withStartupLock, type Database } from './db/database';
@@ -35,6 +37,39 @@ function onlyGet(method: string | undefined, path: string): void {
   if (method !== 'GET' && method !== 'HEAD') {
     throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; use GET`, undefined, { allow: 'GET' });
   }
+}
+
+/**
+ * Liveness: 200 while the process can serve or is repairing its database (restarting it); 503 once the embedded
+ * database could not be restarted, just before the process exits for its supervisor to start it again.
+ */
+async function serveHealth(req: IncomingMessage, res: ServerResponse, database: Database): Promise<void> {
+  onlyGet(req.method, '/healthz');
+  const state = database.health.state;
+  if (state === 'failed') {
+    throw new AppError('SERVICE_UNAVAILABLE', 'The database could not be restarted; the process is exiting', { status: 'failed', database: state });
+  }
+  sendOk(res, state === 'up' ? { status: 'ok' } : { status: 'recovering', database: state });
+}
+
+/**
+ * Readiness: whether requests can be served now. Says which kind of database and whether it answers, never its
+ * address or the driver's message (the endpoint is public).
+ */
+async function serveReadiness(req: IncomingMessage, res: ServerResponse, database: Database): Promise<void> {
+  onlyGet(req.method, '/readyz');
+  const notReady = () =>
+    new AppError('SERVICE_UNAVAILABLE', 'The database is not answering', { status: 'not_ready', database: database.kind, state: database.health.state }, {
+      'retry-after': String(RETRY_AFTER_SECONDS),
+    });
+  if (database.health.state !== 'up') throw notReady();
+  try {
+    await database.dataSource.query('SELECT 1');
+  } catch {
+    await database.health.check();
+    throw notReady();
+  }
+  sendOk(res, { status: 'ready', database: database.kind, state: 'up' });
 }
 
 /** Connections of the database pool, for the metrics (the pg pool behind TypeORM). */
@@ -74,7 +109,10 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     const services: Services = {
       dataSource: database.dataSource,
       search,
-      ai: createAiService(database.dataSource, search, config, logger, (outcome) => metrics.aiCalls.inc({ writer: config.openaiApiKey ? 'llm' : 'builtin', outcome })),
+      ai: createAiService(database.dataSource, search, config, logger, (outcome) => {
+        metrics.aiCalls.inc({ writer: config.openaiApiKey ? 'llm' : 'builtin', outcome });
+        if (outcome === 'cancelled') logger.info('generation cancelled', { writer: config.openaiApiKey ? 'llm' : 'builtin' });
+      }),
       publicReads: config.publicReads,
     };
     if (config.seedDemoData) {
@@ -100,27 +138,11 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
 
     const http = createHttpServer(
       [
-        {
-          path: '/healthz',
-          handler: async (req, res) => {
-            onlyGet(req.method, '/healthz');
-            sendOk(res, { status: 'ok' });
-          },
-        },
-        {
-          path: '/readyz',
-          handler: async (req, res) => {
-            onlyGet(req.method, '/readyz');
-            try {
-              await database.dataSource.query('SELECT 1');
-            } catch (error) {
-              throw new AppError('SERVICE_UNAVAILABLE', `Database is not answering: ${(error as Error).message}`);
-            }
-            sendOk(res, { status: 'ready', database: database.kind });
-          },
-        },
+        { path: '/healthz', alwaysOpen: true, handler: async (req, res) => serveHealth(req, res, database) },
+        { path: '/readyz', alwaysOpen: true, handler: async (req, res) => serveReadiness(req, res, database) },
         {
           path: '/metrics',
+          alwaysOpen: true,
           handler: async (req, res) => {
             onlyGet(req.method, '/metrics');
             const body = await metrics.registry.metrics();
@@ -135,7 +157,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
         { path: '/v1/', handler: rest.handle },
       ],
       logger,
-      metrics,
+      { metrics, unavailable: () => database.health.unavailable() },
     );
 
     await new Promise<void>((resolve, reject) => {

@@ -2,6 +2,8 @@ import { ConfigError, loadConfig } from './config/config';
 import { createLogger } from './shared/logger';
 import { startApp } from './app';
 
+const FAILED_EXIT_DELAY_MS = 1_000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -21,6 +23,12 @@ async function main(): Promise<void> {
       `  REST:     ${app.url}/v1/companies\n` +
       `  Database: ${app.database.kind === 'embedded' ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}\n`,
   );
+
+  // The embedded database could not be restarted: /healthz says so for a moment, then a non-zero exit lets the
+  // supervisor (systemd, Docker, Kubernetes) start a fresh process.
+  app.database.health.onFailed(() => {
+    setTimeout(() => process.exit(1), FAILED_EXIT_DELAY_MS).unref();
+  });
 
   let stopping = false;
   const stop = (signal: string) => {

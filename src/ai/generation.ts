@@ -1,5 +1,6 @@
 import { AppError } from '../shared/errors';
 import type { Writer, WritingTask } from './writer';
+import { withShutdown } from '../shared/request-context';
 
 /** Limits of every call to a writer (see AI_TIMEOUT_MS, AI_MAX_CONCURRENCY). */
 export interface GenerationLimits {
@@ -12,8 +13,8 @@ export interface GenerationLimits {
 }
 
 function outcomeOf(error: unknown): 'upstream_error' | 'timeout' | 'cancelled' | 'busy' {
-  if (error instanceof ClientGone) return 'cancelled';
   const code = (error as AppError)?.code;
+  if (error instanceof ClientGone || code === 'SHUTTING_DOWN') return 'cancelled';
   return code === 'UPSTREAM_TIMEOUT' ? 'timeout' : code === 'SERVICE_UNAVAILABLE' ? 'busy' : 'upstream_error';
 }
 
@@ -91,7 +92,8 @@ export class ClientGone extends Error {
  */
 export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string> {
   try {
-    yield* attempts(writer, task, limits, slots, caller);
+    // A generation also ends at the service's shutdown deadline, and then says so (SHUTTING_DOWN).
+    yield* attempts(writer, task, limits, slots, withShutdown(caller));
     limits.onOutcome?.('ok');
   } catch (error) {
     limits.onOutcome?.(outcomeOf(error));
@@ -118,7 +120,8 @@ async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLi
         }
       } catch (error) {
         void iterator.return?.()?.catch(() => undefined);
-        if (caller.aborted) throw new ClientGone();
+        // The service stopping says so (SHUTTING_DOWN); a client that went away needs no answer.
+        if (caller.aborted) throw caller.reason instanceof AppError ? caller.reason : new ClientGone();
         if (deadline.aborted) throw new AppError('UPSTREAM_TIMEOUT', `The language model did not finish within ${limits.timeoutMs} ms`);
         if (produced || attempt >= MAX_RETRIES) throw upstreamError(error);
         await abortable(new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt)), signal).catch(() => undefined);

@@ -10,6 +10,8 @@ export interface AppConfig {
   databaseUrl: string | null;
   /** Connection pool size for an external server (the embedded one always uses exactly one). */
   dbPoolSize: number;
+  /** How many times a dead embedded database child is restarted (with doubling back-off) before the process exits. */
+  dbRestartAttempts: number;
   /** Seed the deterministic demo data when the database holds no company. */
   seedDemoData: boolean;
   logLevel: LogLevel;
@@ -128,6 +130,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl,
     dbPoolSize: readInt(env, 'DB_POOL_SIZE', 10, 1, 200),
+    dbRestartAttempts: readInt(env, 'DB_RESTART_ATTEMPTS', 5, 0, 20),
     seedDemoData: readBool(env, 'SEED_DEMO_DATA', true),
     logLevel,
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

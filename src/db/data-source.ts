@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DataSource, DefaultNamingStrategy, type Logger as TypeOrmLogger, type QueryRunner } from 'typeorm';
 import { snakeCase } from '../shared/case';
 import type { Logger } from '../shared/logger';
+import { isConnectionError } from './database-unavailable';
 import { Company } from '../companies/company.entity';
 import { IncomeStatement } from '../statements/income-statement.entity';
 import { BalanceSheet } from '../statements/balance-sheet.entity';
@@ -33,6 +34,8 @@ class ServiceLogger implements TypeOrmLogger {
     this.logger.debug('sql', { query, parameters });
   }
   logQueryError(error: string | Error, query: string, parameters?: unknown[]): void {
+    // An outage fails every query alike; the database health logs it once, as a state change.
+    if (isConnectionError(error)) return;
     this.logger.error('sql failed', { error: error instanceof Error ? error.message : error, query, parameters });
   }
   logQuerySlow(time: number, query: string): void {

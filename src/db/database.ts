@@ -4,7 +4,8 @@ import { MigrationExecutor, type DataSource, type QueryRunner } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import type { Logger } from '../shared/logger';
 import { createDataSource, QueryCounter } from './data-source';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { EmbeddedSupervisor } from './embedded-supervisor';
+import { DatabaseHealth } from './database-health';
 import { ensureVectorSchema } from '../search/vector-schema';
 
 export interface Database {
@@ -16,6 +17,10 @@ export interface Database {
   vectorAvailable: boolean;
   /** The installed pgvector version, when there is one. */
   vectorVersion: string | null;
+  /** Whether the database answers now (up, down, restarting, failed). */
+  health: DatabaseHealth;
+  /** The embedded database child's process id (null with DATABASE_URL); fault drills kill it. */
+  readonly childPid: number | null;
   close(): Promise<void>;
 }
 
@@ -52,12 +57,12 @@ function isRunning(pid: number): boolean {
 
 /** Connects to DATABASE_URL, or starts the embedded PostgreSQL in DATA_DIR, and initializes TypeORM. */
 export async function openDatabase(config: AppConfig, logger: Logger): Promise<Database> {
-  let embedded: EmbeddedPostgres | null = null;
+  let embedded: EmbeddedSupervisor | null = null;
   let unlock: (() => void) | null = null;
   if (!config.databaseUrl) {
     unlock = lockDataDir(config.dataDir);
     try {
-      embedded = await startEmbeddedPostgres(path.join(config.dataDir, 'pglite'));
+      embedded = await EmbeddedSupervisor.start(path.join(config.dataDir, 'pglite'), logger, config.dbRestartAttempts);
     } catch (error) {
       unlock();
       throw error;
@@ -65,7 +70,7 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
   }
   const counter = new QueryCounter();
   const dataSource = createDataSource({
-    url: config.databaseUrl ?? (embedded as EmbeddedPostgres).url,
+    url: config.databaseUrl ?? (embedded as EmbeddedSupervisor).url,
     // PGlite has one backend session: more than one connection would interleave protocol messages.
     poolSize: embedded ? 1 : config.dbPoolSize,
     logger,
@@ -78,13 +83,23 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
     unlock?.();
     throw error;
   }
+  const kind = embedded ? 'embedded' : 'external';
+  const health = new DatabaseHealth(kind, logger, async () => {
+    await dataSource.query('SELECT 1');
+  });
+  embedded?.watch(health);
   return {
     dataSource,
     counter,
-    kind: embedded ? 'embedded' : 'external',
+    kind,
     vectorAvailable: false,
     vectorVersion: null,
+    health,
+    get childPid() {
+      return embedded?.pid ?? null;
+    },
     async close() {
+      health.close();
       await dataSource.destroy();
       await embedded?.stop();
       unlock?.();

@@ -6,6 +6,11 @@ import type { ChildMessage, ParentMessage } from './pglite-server';
 export interface EmbeddedPostgres {
   /** Connection URL of the loopback server. */
   url: string;
+  port: number;
+  /** The child's process id (tests kill it to drill a crash). */
+  pid: number;
+  /** Resolves when the child ends, however it ends. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Closes the database and ends the child process. */
   stop(): Promise<void>;
 }
@@ -18,14 +23,17 @@ const STOP_TIMEOUT_MS = 15_000;
  * session, so callers must use a pool of exactly one connection (`maxConnections` > 1 is only for tools such as the
  * benchmark that take turns).
  */
-export async function startEmbeddedPostgres(dataDir: string, maxConnections = 1): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(dataDir: string, maxConnections = 1, port = 0): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true });
   const child = fork(path.join(__dirname, 'pglite-server.js'), [], {
-    env: { ...process.env, PGLITE_DATA_DIR: dataDir, PGLITE_MAX_CONNECTIONS: String(maxConnections) },
+    env: { ...process.env, PGLITE_DATA_DIR: dataDir, PGLITE_MAX_CONNECTIONS: String(maxConnections), PGLITE_PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 
-  const port = await new Promise<number>((resolve, reject) => {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const servedPort = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`embedded PostgreSQL did not start within ${START_TIMEOUT_MS / 1000}s (data dir ${dataDir})`));
@@ -42,7 +50,10 @@ export async function startEmbeddedPostgres(dataDir: string, maxConnections = 1)
   });
 
   return {
-    url: `postgresql://postgres:postgres@127.0.0.1:${port}/postgres`,
+    url: `postgresql://postgres:postgres@127.0.0.1:${servedPort}/postgres`,
+    port: servedPort,
+    pid: child.pid as number,
+    exited,
     stop: () => stopChild(child),
   };
 }

@@ -18,12 +18,14 @@ function send(message: ChildMessage): void {
 async function main(): Promise<void> {
   const dataDir = process.env.PGLITE_DATA_DIR;
   const maxConnections = Number(process.env.PGLITE_MAX_CONNECTIONS ?? '1');
+  // A restarted child takes the port of the one before, so the pool's connection URL stays right.
+  const port = Number(process.env.PGLITE_PORT ?? '0');
   if (!dataDir) throw new Error('PGLITE_DATA_DIR is not set');
 
   const db = await PGlite.create(dataDir, { extensions: { vector } });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections });
   await server.start();
-  const port = Number(server.getServerConn().split(':').pop());
+  const servedPort = Number(server.getServerConn().split(':').pop());
 
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => undefined);
   process.on('SIGTERM', () => undefined);
 
-  send({ type: 'ready', port });
+  send({ type: 'ready', port: servedPort });
 }
 
 main().catch((error: unknown) => {

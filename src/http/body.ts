@@ -19,6 +19,26 @@ function tooLarge(maxBytes: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${maxBytes} bytes`);
 }
 
+/** No request of the service needs more than a few levels; this is far above them and far below the stack's limit. */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in JSON text, counted without parsing (brackets in strings do not count). */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i += 1; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x5d || char === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
 /** Parses a JSON request body; the body must be sent as application/json. */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
@@ -27,8 +47,13 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   }
   const raw = await readBody(req, maxBytes);
   if (raw.length === 0) throw new AppError('BAD_REQUEST', 'Request body is empty; a JSON document was expected');
+  const text = raw.toString('utf8');
+  // Deeper documents would overflow the stack of whatever walks them next (validation, error messages).
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw new AppError('BAD_REQUEST', `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+  }
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return JSON.parse(text);
   } catch (error) {
     throw new AppError('BAD_REQUEST', `Malformed JSON body: ${(error as Error).message}`);
   }

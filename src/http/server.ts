@@ -1,6 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import type { Socket } from 'node:net';
 import { AppError, toAppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { sendAppError, sendJson } from './respond';
@@ -20,7 +19,18 @@ export interface Mount {
   handler: RouteHandler;
   /** Writes errors for this mount in its own format (GraphQL's `errors` array at /graphql). */
   sendError?: (res: ServerResponse, error: AppError) => void;
+  /** Served even while the service is unavailable (health, readiness, metrics). */
+  alwaysOpen?: boolean;
 }
+
+export interface HttpServerOptions {
+  metrics?: Metrics;
+  /** The early answer for every request while a dependency is known to be down (the database); null when it is up. */
+  unavailable?: () => AppError | null;
+}
+
+// At the shutdown deadline, running streams are told SHUTTING_DOWN; this long they have to write it before the cut.
+const STREAM_FAREWELL_MS = 1_000;
 
 export interface HttpServer {
   server: http.Server;
@@ -33,18 +43,20 @@ function findMount(mounts: Mount[], pathname: string): Mount | undefined {
 }
 
 /** The service's one HTTP server: routes by path to mounts and turns every failure into a JSON error. */
-export function createHttpServer(mounts: Mount[], logger: Logger, metrics?: Metrics): HttpServer {
+export function createHttpServer(mounts: Mount[], logger: Logger, { metrics, unavailable }: HttpServerOptions = {}): HttpServer {
   let shuttingDown = false;
-  // Sockets with a request in progress; at shutdown the others are closed at once and these once they answer.
-  const sockets = new Set<Socket>();
-  const busy = new Set<Socket>();
+  // Responses in progress: at shutdown the ones not yet answered are told to close their connection.
+  const inFlight = new Set<ServerResponse>();
   // Handlers still running; a client that hangs up does not stop its handler, so shutdown waits for these too.
   const handlers = new Set<Promise<void>>();
+  // Aborted at the shutdown deadline: long work (streams) then ends with SHUTTING_DOWN instead of being cut.
+  const deadlineReached = new AbortController();
 
   const server = http.createServer((req, res) => {
-    busy.add(req.socket);
+    inFlight.add(res);
     res.once('close', () => {
-      busy.delete(req.socket);
+      inFlight.delete(res);
+      // The response said `connection: close`, or began before the shutdown: either way the socket goes now.
       if (shuttingDown) req.socket.end();
     });
     const handling = handle(req, res);
@@ -55,7 +67,7 @@ export function createHttpServer(mounts: Mount[], logger: Logger, metrics?: Metr
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sent = req.headers['x-request-id'];
     const requestId = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
-    return runWithRequestId(requestId, () => serve(req, res, requestId));
+    return runWithRequestId(requestId, () => serve(req, res, requestId), deadlineReached.signal);
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
@@ -66,13 +78,16 @@ export function createHttpServer(mounts: Mount[], logger: Logger, metrics?: Metr
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics?.observe(req.method ?? 'GET', res, mount?.path ?? 'unmatched', seconds);
-      logger.info('request', { method: req.method, path: (req.url ?? '').split('?')[0].slice(0, 200), status: res.statusCode, ms: Math.round(seconds * 1000) });
+      // Named here: a 'close' event (client gone) runs outside the request's async context.
+      logger.info('request', { requestId, method: req.method, path: (req.url ?? '').split('?')[0].slice(0, 200), status: res.statusCode, ms: Math.round(seconds * 1000) });
     });
     try {
       if ((req.url ?? '').length > MAX_URL_LENGTH) throw new AppError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters`);
       const url = new URL(req.url ?? '/', 'http://service.invalid');
       mount = findMount(mounts, url.pathname);
       if (!mount) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
+      const early = mount.alwaysOpen ? null : unavailable?.();
+      if (early) throw early;
       await mount.handler(req, res, url);
     } catch (caught) {
       const error = toAppError(caught, logger);
@@ -80,15 +95,12 @@ export function createHttpServer(mounts: Mount[], logger: Logger, metrics?: Metr
         res.destroy();
         return;
       }
-      // An unread body would otherwise be parsed as the next request on this connection.
-      if (!req.readableEnded) res.setHeader('connection', 'close');
+      // An unread body would otherwise be parsed as the next request on this connection; a request without one
+      // (a GET) keeps its connection.
+      if (hasUnreadBody(req)) res.setHeader('connection', 'close');
       (mount?.sendError ?? sendAppError)(res, error);
     }
   }
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
   // Slow or stuck clients must not hold connections forever.
   server.headersTimeout = 20_000;
   server.requestTimeout = 60_000;
@@ -104,19 +116,37 @@ export function createHttpServer(mounts: Mount[], logger: Logger, metrics?: Metr
     server,
     shutdown(timeoutMs) {
       shuttingDown = true;
+      // Stops accepting and closes the connections that are idle by the parser's account: one that is receiving a
+      // request is not idle, so a client half-way through writing is answered rather than reset.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) if (!busy.has(socket)) socket.end();
+      server.closeIdleConnections();
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
-          server.closeAllConnections();
-          resolve();
+          deadlineReached.abort(new AppError('SHUTTING_DOWN', 'The service is shutting down; retry on another instance or shortly'));
+          const farewell = setTimeout(() => {
+            server.closeAllConnections();
+            resolve();
+          }, STREAM_FAREWELL_MS);
+          void Promise.allSettled([...handlers]).then(() => {
+            clearTimeout(farewell);
+            server.closeAllConnections();
+            resolve();
+          });
         }, timeoutMs);
       });
       const drained = closed.then(() => Promise.allSettled([...handlers]));
       return Promise.race([drained, deadline]).then(() => clearTimeout(timer));
     },
   };
+}
+
+/** Whether the request announced a body that the handler has not read (to the end). */
+function hasUnreadBody(req: IncomingMessage): boolean {
+  if (req.readableEnded) return false;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return req.headers['transfer-encoding'] !== undefined || length > 0;
 }
 
 export function sendOk(res: ServerResponse, data: unknown): void {

@@ -14,11 +14,11 @@ export interface Logger {
  * One JSON line per event on stderr, so stdout stays free for the start-up banner and CLI output. A line written
  * while serving a request carries its `requestId` (the one sent back in X-Request-Id).
  */
-export function createLogger(level: LogLevel): Logger {
+export function createLogger(level: LogLevel, sink: (line: string) => void = (line) => process.stderr.write(line)): Logger {
   const write = (at: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
     const requestId = currentRequestId();
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: at, message, ...(requestId ? { requestId } : {}), ...fields })}\n`);
+    sink(`${JSON.stringify({ time: new Date().toISOString(), level: at, message, ...(requestId ? { requestId } : {}), ...fields })}\n`);
   };
   return {
     debug: (message, fields) => write('debug', message, fields),
