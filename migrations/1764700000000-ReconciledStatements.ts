@@ -10,8 +10,8 @@ const BALANCE_COLUMNS = [
   'non_controlling_interest', 'temporary_equity', 'total_liabilities_and_equity',
 ];
 
-export class ReconciledStatements1764500000000 implements MigrationInterface {
-  name = 'ReconciledStatements1764500000000';
+export class ReconciledStatements1764700000000 implements MigrationInterface {
+  name = 'ReconciledStatements1764700000000';
 
   async up(runner: QueryRunner): Promise<void> {
     for (const column of BALANCE_COLUMNS) await runner.query(`ALTER TABLE balance_sheets ADD COLUMN IF NOT EXISTS ${column} numeric`);
