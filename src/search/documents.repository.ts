@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { countTerms, termImpact } from './bm25';
 import { searchableText } from './chunk-context';
 import { Document } from './document.entity';
+import { toVectorLiteral, type Embedder } from './embedder';
 
 /**
  * SQL of documents and their chunks, and of the BM25 index that ingestion keeps with them (postings, terms and
@@ -11,6 +12,7 @@ import { Document } from './document.entity';
 
 const CHUNKS_PER_INSERT = 500;
 const POSTINGS_PER_INSERT = 5_000;
+const VECTORS_PER_INSERT = 500;
 
 export interface NewChunk {
   content: string;
@@ -162,4 +164,23 @@ export async function chunksWithoutVector(manager: EntityManager, model: string,
     [model, limit],
   );
   return rows.map((row) => ({ id: row.id, companyId: row.company_id, text: searchableText(row.context, row.content) }));
+}
+
+/** Writes vectors of `embedder`'s model for chunks (same order). */
+export async function storeEmbeddings(
+  manager: EntityManager,
+  embedder: Embedder,
+  chunks: Array<{ chunkId: number; companyId: number }>,
+  vectors: number[][],
+): Promise<void> {
+  for (let start = 0; start < chunks.length; start += VECTORS_PER_INSERT) {
+    const slice = chunks.slice(start, start + VECTORS_PER_INSERT);
+    await manager.query(
+      `INSERT INTO chunk_embeddings (chunk_id, model, company_id, embedding)
+       SELECT chunk_id, $1, company_id, embedding::vector
+         FROM unnest($2::int[], $3::int[], $4::text[]) AS t(chunk_id, company_id, embedding)
+       ON CONFLICT DO NOTHING`,
+      [embedder.model, slice.map((c) => c.chunkId), slice.map((c) => c.companyId), vectors.slice(start, start + VECTORS_PER_INSERT).map(toVectorLiteral)],
+    );
+  }
 }

@@ -1,8 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Logger } from '../shared/logger';
 import type { Embedder } from './embedder';
-import { chunksWithoutVector } from './documents.repository';
-import { storeEmbeddings } from './vector-schema';
+import { chunksWithoutVector, storeEmbeddings } from './documents.repository';
 
 const BACKFILL_BATCH = 256;
 

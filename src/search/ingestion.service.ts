@@ -6,11 +6,10 @@ import { parseExactPeriod } from '../statements/fiscal-period';
 import { contextLine, searchableText, sectionsOf } from './chunk-context';
 import { chunkText } from './chunker';
 import type { Document } from './document.entity';
-import { companyNaming, findDocumentByHash, indexChunks, insertChunks, insertDocument, nextUnindexedDocument, setChunkContexts } from './documents.repository';
+import { companyNaming, findDocumentByHash, indexChunks, insertChunks, insertDocument, nextUnindexedDocument, setChunkContexts, storeEmbeddings } from './documents.repository';
 import type { EmbeddingModels } from './embedding-models';
 import { extractText } from './text-extraction';
 import type { IngestDocumentInput } from './search.types';
-import { storeEmbeddings } from './vector-schema';
 
 export const DOC_TYPES: readonly string[] = CAPS.ingestDocument.docTypes;
 export const MAX_DOCUMENT_CHARS = 5_000_000;

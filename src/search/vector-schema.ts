@@ -1,7 +1,4 @@
-import type { EntityManager, QueryRunner } from 'typeorm';
-import { toVectorLiteral, type Embedder } from './embedder';
-
-const ROWS_PER_INSERT = 500;
+import type { QueryRunner } from 'typeorm';
 
 /**
  * The pgvector side of search, created at every start when the server has the extension (idempotent): one table for
@@ -57,23 +54,4 @@ export async function ensureModelIndex(runner: QueryRunner, model: string, dimen
     `CREATE INDEX IF NOT EXISTS ${vectorIndexName(model, dimensions)} ON chunk_embeddings
        USING hnsw ((embedding::vector(${dimensions})) vector_cosine_ops) WHERE model = '${literal}'`,
   );
-}
-
-/** Writes vectors of `embedder`'s model for chunks (same order). */
-export async function storeEmbeddings(
-  manager: EntityManager,
-  embedder: Embedder,
-  chunks: Array<{ chunkId: number; companyId: number }>,
-  vectors: number[][],
-): Promise<void> {
-  for (let start = 0; start < chunks.length; start += ROWS_PER_INSERT) {
-    const slice = chunks.slice(start, start + ROWS_PER_INSERT);
-    await manager.query(
-      `INSERT INTO chunk_embeddings (chunk_id, model, company_id, embedding)
-       SELECT chunk_id, $1, company_id, embedding::vector
-         FROM unnest($2::int[], $3::int[], $4::text[]) AS t(chunk_id, company_id, embedding)
-       ON CONFLICT DO NOTHING`,
-      [embedder.model, slice.map((c) => c.chunkId), slice.map((c) => c.companyId), vectors.slice(start, start + ROWS_PER_INSERT).map(toVectorLiteral)],
-    );
-  }
 }
