@@ -179,6 +179,15 @@ describe('reconciled statements: ratios and trailing twelve months', () => {
     expect(computeRatios(inputs(null, { totalAssets: 100, totalEquity: -50, totalDebt: 25 })).debtToEquity).to.equal(null);
   });
 
+  it('has no quick or cash ratio when one of their inputs is not reported', () => {
+    const full = { cashAndEquivalents: 30, shortTermInvestments: 20, receivables: 50, totalCurrentLiabilities: 100 };
+    expect(computeRatios(inputs(null, full)).quickRatio).to.equal(1);
+    expect(computeRatios(inputs(null, full)).cashRatio).to.equal(0.5);
+    const { shortTermInvestments: _sti, ...withoutInvestments } = full;
+    expect(computeRatios(inputs(null, withoutInvestments)).quickRatio).to.equal(null);
+    expect(computeRatios(inputs(null, withoutInvestments)).cashRatio).to.equal(null);
+  });
+
   it('sums four quarters for TTM flows, averages share counts and nulls a field missing in one quarter', () => {
     expect(trailingQuarters(quarter(2025, 2)).map((q) => q.label)).to.deep.equal(['Q3-2024', 'Q4-2024', 'Q1-2025', 'Q2-2025']);
     const q = (n: number, extra: Record<string, unknown> = {}) => ({ period: `Q${n}-2025`, periodStart: `2025-0${n}-01`, periodEnd: `2025-0${n}-28`, revenue: n * 10, sharesDiluted: n * 100, ...extra });
