@@ -29,7 +29,9 @@ export function figuresIn(text: string): Figure[] {
     const scale = SCALE[unit] ?? 1;
     const decimals = (fraction ?? '').length;
     const magnitude = (Number(digits.replace(/,/g, '')) + (fraction ? Number(`0.${fraction}`) : 0)) * scale;
-    const negative = Boolean(minus) || (Boolean(open) && Boolean(close))
+    // "($1.2 billion)" alone is negative; "$416.2 billion ($416,161 million)" restates the figure before it.
+    const restates = /\d\s*(?:[a-z%]+\s*)?$/i.test(text.slice(Math.max(0, start - 20), start));
+    const negative = Boolean(minus) || (Boolean(open) && Boolean(close) && !restates)
       || NEGATIVE_BEFORE.test(text.slice(Math.max(0, start - 40), start)) || NEGATIVE_AFTER.test(text.slice(start + whole.length, start + whole.length + 20));
     const kind = unit === '%' || unit === 'percent' ? 'percent' : dollar ? 'money' : 'number';
     figures.push({ value: negative ? -magnitude : magnitude, tolerance: 0.5 * 10 ** -decimals * scale, kind, start, end: start + whole.length });
