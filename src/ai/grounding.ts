@@ -1,9 +1,9 @@
 import { extractNumbers, type NumberKind, type NumberMention } from './numbers';
 import { metricByKey } from './question/metrics';
 import { periodMentions } from './question/periods';
+import type { FactUnit } from './fact-unit';
 
-/** How a fact's value is meant: it decides which written forms may stand for it. */
-export type FactUnit = 'money' | 'money_per_share' | 'shares' | 'fraction' | 'points' | 'multiple' | 'days';
+export type { FactUnit } from './fact-unit';
 
 /** A number the text may use: a statement field, a ratio, or a change derived from them. */
 export interface GroundingFact {
