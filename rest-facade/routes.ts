@@ -20,7 +20,7 @@ export interface RouteDoc {
   status?: number;
 }
 
-const PERIOD = { type: 'string', description: 'Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default) or latest-fy', examples: ['FY2024', 'Q3-2026', 'latest'] };
+const PERIOD = { type: 'string', description: 'Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)', examples: ['FY2024', 'Q3-2026', 'latest', 'ttm'] };
 const ID_LIST = { type: 'array', items: { type: 'integer' } };
 const STRING_LIST = { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: CAPS.search.maxListFilter };
 /** Filters of POST /v1/search beyond companies. */
@@ -146,6 +146,14 @@ export const ROUTES: readonly RestRoute[] = [
   statementRoute('/v1/companies/:id/balance-sheet', 'GetBalanceSheet', 'balanceSheet', 'balance sheet'),
   statementRoute('/v1/companies/:id/cash-flow', 'GetCashFlow', 'cashFlow', 'cash flow statement'),
   statementRoute('/v1/companies/:id/ratios', 'GetRatios', 'ratios', 'ratios'),
+  {
+    method: 'GET',
+    path: '/v1/companies/:id/data-quality',
+    operation: 'GetDataQuality',
+    doc: { summary: 'Data-quality checks over all of a company\u2019s statements: pass rates per check and the failing statements', dataPath: ['company', 'dataQuality'] },
+    variables: (params) => ({ id: params.pathInt('id') }),
+    data: (result, variables) => found(result.company, companyNotFound(variables)).dataQuality,
+  },
   {
     method: 'GET',
     path: '/v1/companies/:id/periods',

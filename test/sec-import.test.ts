@@ -122,9 +122,11 @@ describe('SEC companyfacts import', () => {
     expect(bank.statements[0].values.revenue).to.equal(77);
   });
 
-  it('refuses IFRS filers with a message naming what is missing, and files that are not companyfacts', () => {
-    const ifrs = { cik: 1046179, entityName: 'Taiwan Semiconductor Manufacturing', facts: { dei: {}, 'ifrs-full': {} } } as CompanyFactsFile;
-    expect(() => importCompanyFacts(ifrs)).to.throw(/no us-gaap facts \(taxonomies: dei, ifrs-full\).*IFRS/);
+  it('refuses files with no statement facts, naming what is missing, and files that are not companyfacts', () => {
+    const dei = { cik: 1046179, entityName: 'Cover Only Co', facts: { dei: {} } } as CompanyFactsFile;
+    expect(() => importCompanyFacts(dei)).to.throw(/neither us-gaap nor ifrs-full facts \(taxonomies: dei\)/);
+    const emptyIfrs = { cik: 1046179, entityName: 'Empty IFRS Co', facts: { dei: {}, 'ifrs-full': {} } } as CompanyFactsFile;
+    expect(() => importCompanyFacts(emptyIfrs)).to.throw(/files no ifrs-full facts of the concepts the import maps/);
     expect(() => importCompanyFacts({} as CompanyFactsFile)).to.throw(/not a companyfacts file/);
   });
 });
@@ -145,11 +147,16 @@ describe('npm run import:sec', function () {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-sec-'));
     fs.writeFileSync(path.join(folder, 'CIK0000999001.json'), JSON.stringify(fixture(FISCAL_2024)));
     fs.writeFileSync(path.join(folder, 'ifrs.json'), JSON.stringify({ cik: 5, entityName: 'IFRS Co', facts: { 'ifrs-full': {} } }));
-    fs.writeFileSync(path.join(folder, 'tickers.json'), JSON.stringify({ 0: { cik_str: 999001, ticker: 'FXD', title: 'Fixture Devices' }, 1: { cik_str: 999001, ticker: 'FXD-B', title: 'Fixture Devices' } }));
+    // A company with quarters missing: Q1 and Q3 of fiscal 2024 only.
+    const gap = fixture({ Revenues: { USD: [fact('2022-10-02', '2023-09-30', 300, ...K24), fact('2023-10-01', '2023-12-30', 100, ...Q1), fact('2024-03-31', '2024-06-29', 80, ...Q3)] } });
+    fs.writeFileSync(path.join(folder, 'CIK0000999002.json'), JSON.stringify({ ...gap, cik: 999002, entityName: 'Gap Devices Inc.' }));
+    fs.writeFileSync(path.join(folder, 'tickers.json'), JSON.stringify({
+      0: { cik_str: 999001, ticker: 'FXD', title: 'Fixture Devices' }, 1: { cik_str: 999001, ticker: 'FXD-B', title: 'Fixture Devices' }, 2: { cik_str: 999002, ticker: 'GAP', title: 'Gap Devices' },
+    }));
     const env = { DATA_DIR: freshDataDir() };
-    const result = await run([path.join(folder, 'CIK0000999001.json'), path.join(folder, 'ifrs.json'), '--tickers', path.join(folder, 'tickers.json')], env);
-    expect(result.stdout).to.match(/FXD Fixture Devices Inc\.: \d+ statements, \d+ values \(\d+ derived, 1 restated\), fiscal year ends in month 9/);
-    expect(result.stdout).to.match(/ifrs\.json: refused: IFRS Co files no us-gaap facts/);
+    const result = await run([path.join(folder, 'CIK0000999001.json'), path.join(folder, 'CIK0000999002.json'), path.join(folder, 'ifrs.json'), '--tickers', path.join(folder, 'tickers.json')], env);
+    expect(result.stdout).to.match(/FXD Fixture Devices Inc\.: \d+ statements, \d+ values \(\d+ derived, 1 restated\), fiscal year ends in month 9, us-gaap in USD/);
+    expect(result.stdout).to.match(/ifrs\.json: refused: IFRS Co files no ifrs-full facts of the concepts the import maps/);
     expect(result.status).to.equal(1); // one file was refused
     // Importing again replaces, never duplicates.
     expect((await run([path.join(folder, 'CIK0000999001.json'), '--tickers', path.join(folder, 'tickers.json')], env)).status).to.equal(0);
@@ -175,6 +182,22 @@ describe('npm run import:sec', function () {
       // Ratios work on imported data like on any other.
       const ratios = await requestAs(null, `/v1/companies/${fxd.id}/ratios?period=FY2024`, {}, service.url);
       expect(ratios.status).to.equal(200);
+      // The year was restated (410) after its quarters were filed (100 + 90 + 80 + Q4 130 from the first 10-K): flagged;
+      // its cash flows (10 + 15 + 20 + 25 = 70) add up.
+      const year = (await requestAs(null, `/v1/companies/${fxd.id}/income-statement?period=FY2024`, {}, service.url)).body.data;
+      const sum = year.data_quality.find((c: any) => c.check === 'yearEqualsSumOfQuarters');
+      expect(sum).to.include({ passed: false, difference: 10 });
+      expect(sum.detail).to.match(/filings disagree.*revenue 10/);
+      const summary = (await requestAs(null, `/v1/companies/${fxd.id}/data-quality`, {}, service.url)).body.data;
+      expect(summary.find((c: any) => c.check === 'yearEqualsSumOfQuarters')).to.deep.include({ checked: 2, failed: 1, failures: [{ statement: 'income', period: 'FY2024', difference: 10, detail: sum.detail }] });
+      // Its newest statement ends in September 2024: stale, in US dollars.
+      expect((await requestAs(null, `/v1/companies/${fxd.id}`, {}, service.url)).body.data).to.include({ stale: true, latest_period_end: '2024-09-28', currency: 'USD' });
+      expect((await requestAs(null, `/v1/companies/${fxd.id}/income-statement?period=ttm`, {}, service.url)).body.data.revenue).to.equal(400);
+      // TTM with quarters missing: none, with the reason.
+      const gapCompany = (await requestAs(null, '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ company(ticker: "GAP") { id } }' }) }, service.url)).body.data.company;
+      const noTtm = await requestAs(null, `/v1/companies/${gapCompany.id}/income-statement?period=ttm`, {}, service.url);
+      expect(noTtm.status).to.equal(404);
+      expect(noTtm.body.error.message).to.equal('No trailing twelve months ending Q3-2024: Q4-2023, Q2-2024 have no income statement');
     } finally {
       await service.close();
     }

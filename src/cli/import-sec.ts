@@ -99,7 +99,7 @@ async function main(): Promise<void> {
         const stored = await storeImport(database.dataSource, imported, ticker);
         const derived = imported.sources.filter((s) => s.derived).length;
         const restated = imported.sources.filter((s) => s.restated).length;
-        process.stdout.write(`${source.label}: ${ticker} ${imported.name}: ${stored.statements} statements, ${stored.values} values (${derived} derived, ${restated} restated), fiscal year ends in month ${imported.fiscalYearEndMonth}\n`);
+        process.stdout.write(`${source.label}: ${ticker} ${imported.name}: ${stored.statements} statements, ${stored.values} values (${derived} derived, ${restated} restated), fiscal year ends in month ${imported.fiscalYearEndMonth}, ${imported.taxonomy} in ${imported.currency}\n`);
       } catch (error) {
         failed += 1;
         const reason = error instanceof UnsupportedFiling ? `refused: ${error.message}` : `failed: ${(error as Error).message}`;

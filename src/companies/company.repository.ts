@@ -24,6 +24,10 @@ export interface ImportedCompanyRow {
   cik: number;
   fiscalYearEnd: number;
   sector: string;
+  /** Reporting currency (ISO 4217). */
+  currency: string;
+  /** Null when the filing does not say (companyfacts of a foreign, IFRS filer). */
+  country: string | null;
 }
 
 /** A page of companies ordered by name (then id, so pages never overlap), and the total that match. */
@@ -80,19 +84,19 @@ export async function insertCompanies(manager: EntityManager, companies: Array<P
   return inserted.raw as CompanyRef[];
 }
 
-/** Creates the company of an SEC import (in US dollars, in the US); returns its id. */
+/** Creates the company of an SEC import; returns its id. */
 export async function insertImportedCompany(manager: EntityManager, company: ImportedCompanyRow): Promise<number> {
   const [{ id }]: Array<{ id: number }> = await manager.query(
-    `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end, cik, country) VALUES ($1, $2, $3, 'USD', $4, $5, 'US') RETURNING id`,
-    [company.name, company.ticker, company.sector, company.fiscalYearEnd, company.cik],
+    `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end, cik, country) VALUES ($1, $2, $3, $6, $4, $5, $7) RETURNING id`,
+    [company.name, company.ticker, company.sector, company.fiscalYearEnd, company.cik, company.currency, company.country],
   );
   return id;
 }
 
 /** Updates what an SEC import says of a company it already stored (the sector is kept: it may have been set by hand). */
-export async function updateImportedCompany(manager: EntityManager, id: number, company: Omit<ImportedCompanyRow, 'sector'>): Promise<void> {
-  await manager.query('UPDATE companies SET name = $2, ticker = $3, cik = $4, fiscal_year_end = $5 WHERE id = $1', [
-    id, company.name, company.ticker, company.cik, company.fiscalYearEnd,
+export async function updateImportedCompany(manager: EntityManager, id: number, company: Omit<ImportedCompanyRow, 'sector' | 'country'>): Promise<void> {
+  await manager.query('UPDATE companies SET name = $2, ticker = $3, cik = $4, fiscal_year_end = $5, currency = $6 WHERE id = $1', [
+    id, company.name, company.ticker, company.cik, company.fiscalYearEnd, company.currency,
   ]);
 }
 

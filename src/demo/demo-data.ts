@@ -1149,6 +1149,15 @@ function balanceRow(company: DemoCompany, figures: PeriodFigures, carriesInvento
     totalLiabilities: units(totalLiabilities),
     retainedEarnings: units(b.retainedEarnings),
     totalEquity: units(b.totalEquity),
+    // The demo companies have one current debt line, no restricted cash, minority or mezzanine equity.
+    restrictedCash: null,
+    shortTermBorrowings: null,
+    commercialPaper: null,
+    currentPortionOfLongTermDebt: null,
+    totalDebt: units(b.shortTermDebt + b.longTermDebt),
+    nonControllingInterest: null,
+    temporaryEquity: null,
+    totalLiabilitiesAndEquity: units(totalLiabilities + b.totalEquity),
   };
 }
 

@@ -7,6 +7,7 @@ import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver
 import { SearchResolver } from '../search/search.resolver';
 import { AiResolver } from '../ai/ai.resolver';
 import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance.resolver';
+import { BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver, IncomeStatementQualityResolver } from '../statements/data-quality.resolver';
 import { authChecker } from '../auth/access';
 import { checkCatalogCoversSchema } from '../operations/catalog-schema';
 
@@ -32,7 +33,8 @@ export function buildAppSchema(): GraphQLSchema {
   if (built) return built;
   const schema = buildSchemaSync({
     resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, AiResolver,
-      IncomeStatementProvenanceResolver, BalanceSheetProvenanceResolver, CashFlowProvenanceResolver],
+      IncomeStatementProvenanceResolver, BalanceSheetProvenanceResolver, CashFlowProvenanceResolver,
+      IncomeStatementQualityResolver, BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver],
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
     validate: false,
     pubSub: NO_TOPICS,

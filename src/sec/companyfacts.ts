@@ -1,4 +1,8 @@
-import { FIELD_MAPPINGS, isAdditive, type FieldMapping, type StatementKind } from './concept-map';
+import { MAPPINGS_BY_TAXONOMY, isAdditive, type FieldMapping, type StatementKind, type Taxonomy } from './concept-map';
+import { deriveFields } from './derived-fields';
+import type { ImportedStatement, ValueSource } from './imported-statement';
+
+export type { ImportedStatement, ValueSource } from './imported-statement';
 
 /**
  * SEC `companyfacts` (https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json) → our fiscal periods and
@@ -27,38 +31,12 @@ export interface CompanyFactsFile {
   facts: Record<string, Record<string, { label?: string; units: Record<string, RawFact[]> }>>;
 }
 
-/** Where one stored value came from. */
-export interface ValueSource {
-  statement: StatementKind;
-  period: string;
-  field: string;
-  /** As stored (payments negated into cash outflows). */
-  value: number;
-  /** As filed (or as derived from filed values). */
-  reportedValue: number;
-  concept: string;
-  accession: string;
-  form: string;
-  filed: string;
-  /** Computed from other periods (Q2 = H1 − Q1, Q4 = FY − 9M…) rather than filed as such. */
-  derived: boolean;
-  /** A later filing changed the value first reported; the later one is kept. */
-  restated: boolean;
-}
-
-export interface ImportedStatement {
-  statement: StatementKind;
-  period: string;
-  fiscalYear: number;
-  fiscalQuarter: number | null;
-  periodStart: string;
-  periodEnd: string;
-  values: Record<string, number>;
-}
-
 export interface ImportedCompany {
   cik: number;
   name: string;
+  taxonomy: Taxonomy;
+  /** ISO 4217 code of the reporting currency (the unit most of its amounts are filed in): USD, TWD… */
+  currency: string;
   /** Month (1–12) in which the fiscal year usually ends. */
   fiscalYearEndMonth: number;
   statements: ImportedStatement[];
@@ -67,7 +45,9 @@ export interface ImportedCompany {
 
 export class UnsupportedFiling extends Error {}
 
-const FORMS = /^(10-K|10-Q|10-KT|10-QT)(\/A)?$/;
+/** Annual and quarterly reports of US filers (10-K, 10-Q), annual and interim reports of foreign ones (20-F, 40-F, 6-K). */
+const FORMS = /^(10-K|10-Q|10-KT|10-QT|20-F|40-F|6-K)(\/A)?$/;
+const ANNUAL_FORMS = /^(10-K|20-F|40-F)/;
 const DAY = 86_400_000;
 const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY);
 const addDays = (date: string, count: number) => new Date(Date.parse(date) + count * DAY).toISOString().slice(0, 10);
@@ -128,29 +108,51 @@ export class FiscalCalendar {
   }
 }
 
-/** Every fact of the mapped us-gaap concepts in annual and quarterly reports, per concept. */
-function mappedFacts(file: CompanyFactsFile): Map<string, { unit: string; facts: RawFact[] }> {
-  const gaap = file.facts['us-gaap'] ?? {};
+/** Every fact of the mapped concepts in annual and interim reports, per concept, in the unit the mapping reads. */
+function mappedFacts(file: CompanyFactsFile, taxonomy: Taxonomy, currency: string): Map<string, { unit: string; facts: RawFact[] }> {
+  const concepts = file.facts[taxonomy] ?? {};
   const byConcept = new Map<string, { unit: string; facts: RawFact[] }>();
-  for (const mapping of FIELD_MAPPINGS) {
+  for (const mapping of MAPPINGS_BY_TAXONOMY[taxonomy]) {
+    const unit = unitOf(mapping, currency);
     for (const concept of mapping.concepts) {
-      const facts = gaap[concept]?.units?.[mapping.unit];
-      if (facts && !byConcept.has(concept)) byConcept.set(concept, { unit: mapping.unit, facts: facts.filter((fact) => FORMS.test(fact.form) && Number.isFinite(fact.val)) });
+      const facts = concepts[concept]?.units?.[unit];
+      if (facts && !byConcept.has(concept)) byConcept.set(concept, { unit, facts: facts.filter((fact) => FORMS.test(fact.form) && Number.isFinite(fact.val)) });
     }
   }
   return byConcept;
 }
 
+function unitOf(mapping: FieldMapping, currency: string): string {
+  return mapping.unit === 'money' ? currency : mapping.unit === 'moneyPerShare' ? `${currency}/shares` : 'shares';
+}
+
+/**
+ * The reporting currency: the currency most facts of the mapped amounts are filed in. A 20-F may add a convenience
+ * translation (TSMC files TWD and some USD); the statements are in the currency of the filing's own columns.
+ */
+export function reportingCurrency(file: CompanyFactsFile, taxonomy: Taxonomy): string {
+  const counts = new Map<string, number>();
+  for (const mapping of MAPPINGS_BY_TAXONOMY[taxonomy]) {
+    if (mapping.unit !== 'money') continue;
+    for (const concept of mapping.concepts) {
+      for (const [unit, facts] of Object.entries(file.facts[taxonomy]?.[concept]?.units ?? {})) {
+        if (/^[A-Z]{3}$/.test(unit)) counts.set(unit, (counts.get(unit) ?? 0) + facts.length);
+      }
+    }
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'USD';
+}
+
 /** Learns the fiscal calendar from the annual facts of 10-Ks. */
-export function learnCalendar(file: CompanyFactsFile): FiscalCalendar {
+export function learnCalendar(file: CompanyFactsFile, taxonomy: Taxonomy = 'us-gaap'): FiscalCalendar {
   const ends = new Set<string>();
   const offsets = new Map<number, number>();
   const latestEndOfFiling = new Map<string, string>();
   const annual: RawFact[] = [];
-  for (const concept of Object.values(file.facts['us-gaap'] ?? {})) {
+  for (const concept of Object.values(file.facts[taxonomy] ?? {})) {
     for (const facts of Object.values(concept.units)) {
       for (const fact of facts) {
-        if (!fact.start || !/^10-K/.test(fact.form) || durationKind(days(fact.start, fact.end)) !== 'annual') continue;
+        if (!fact.start || !ANNUAL_FORMS.test(fact.form) || durationKind(days(fact.start, fact.end)) !== 'annual') continue;
         annual.push(fact);
         if ((latestEndOfFiling.get(fact.accn) ?? '') < fact.end) latestEndOfFiling.set(fact.accn, fact.end);
       }
@@ -269,37 +271,40 @@ function deriveQuarters(chosen: Map<string, Chosen>): void {
 
 const STORED_PERIOD = /^(Q[1-4]-\d{4}|FY\d{4})$/;
 
-/** Turns a companyfacts file into statements and value sources. IFRS filers are refused with what is missing. */
+/** Turns a companyfacts file (us-gaap, or ifrs-full for IFRS filers) into statements and value sources. */
 export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
   if (!file || typeof file !== 'object' || !file.facts || typeof file.entityName !== 'string') {
     throw new UnsupportedFiling('not a companyfacts file: expected {cik, entityName, facts}');
   }
-  if (!file.facts['us-gaap']) {
+  const taxonomy: Taxonomy | null = file.facts['us-gaap'] ? 'us-gaap' : file.facts['ifrs-full'] ? 'ifrs-full' : null;
+  if (!taxonomy) {
     const taxonomies = Object.keys(file.facts).join(', ') || 'none';
-    throw new UnsupportedFiling(
-      `${file.entityName} files no us-gaap facts (taxonomies: ${taxonomies}). IFRS filers (ifrs-full, e.g. 20-F filers such as TSMC) ` +
-        'are not imported yet: the concept map covers us-gaap only, and their statements are in the reporting currency (e.g. TWD) of a 20-F.',
-    );
+    throw new UnsupportedFiling(`${file.entityName} files neither us-gaap nor ifrs-full facts (taxonomies: ${taxonomies}), so it has no statements to import.`);
   }
-  const calendar = learnCalendar(file);
+  const mappings = MAPPINGS_BY_TAXONOMY[taxonomy];
+  const currency = reportingCurrency(file, taxonomy);
+  const calendar = learnCalendar(file, taxonomy);
   const perConcept = new Map<string, Map<string, Chosen>>();
-  for (const [concept, { facts }] of mappedFacts(file)) {
+  for (const [concept, { facts }] of mappedFacts(file, taxonomy, currency)) {
     const chosen = choose(facts, calendar);
-    if (FIELD_MAPPINGS.some((mapping) => mapping.concepts.includes(concept) && isAdditive(mapping))) deriveQuarters(chosen);
+    if (mappings.some((mapping) => mapping.concepts.includes(concept) && isAdditive(mapping))) deriveQuarters(chosen);
     perConcept.set(concept, chosen);
   }
 
   const statements = new Map<string, ImportedStatement>();
-  const sources: ValueSource[] = [];
-  for (const mapping of FIELD_MAPPINGS) {
+  let sources: ValueSource[] = [];
+  for (const mapping of mappings) {
+    const usable = (chosen: Chosen | undefined, label: string) =>
+      chosen !== undefined && STORED_PERIOD.test(label) && !(chosen.derived && !isAdditive(mapping)); // shares, per-share figures and instants are never derived
+    const conceptOfYear = conceptsByYear(mapping, perConcept, usable);
     const labels = new Set(mapping.concepts.flatMap((concept) => [...(perConcept.get(concept)?.keys() ?? [])]));
     for (const label of labels) {
-      if (!STORED_PERIOD.test(label)) continue;
-      const found = firstValue(mapping, perConcept, label);
-      if (!found) continue;
-      const { concept, chosen } = found;
-      // Shares and per-share figures are never derived; instants are never derived.
-      if (chosen.derived && !isAdditive(mapping)) continue;
+      // Per-share figures and share counts are not summed, so a period the year's concept lacks may use another
+      // (EarningsPerShareBasicAndDiluted in a quarter with a loss, EarningsPerShareBasic in the others).
+      const candidates = mapping.unit === 'money' ? [conceptOfYear.get(Number(label.slice(-4)))] : mapping.concepts;
+      const concept = candidates.find((c) => c !== undefined && usable(perConcept.get(c)?.get(label), label));
+      const chosen = concept === undefined ? undefined : perConcept.get(concept)?.get(label);
+      if (!concept || !chosen) continue;
       const key = `${mapping.statement}:${label}`;
       const statement = statements.get(key) ?? newStatement(mapping.statement, chosen.period);
       statements.set(key, statement);
@@ -311,24 +316,44 @@ export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
       });
     }
   }
+  sources = deriveFields(statements.values(), sources);
+  // A balance sheet is a date at which the filer reported total assets; other instants (the opening cash of a
+  // cash-flow statement, a note's debt table) are not balance sheets.
+  for (const [key, statement] of statements) {
+    if (Object.keys(statement.values).length === 0 || (statement.statement === 'balance' && statement.values.totalAssets === undefined)) statements.delete(key);
+  }
+  sources = sources.filter((source) => statements.has(`${source.statement}:${source.period}`));
+  if (statements.size === 0) throw new UnsupportedFiling(`${file.entityName} files no ${taxonomy} facts of the concepts the import maps, in annual or quarterly reports`);
   fillPeriodSpans(statements);
-  addFreeCashFlow(statements, sources);
   const ends = [...statements.values()].filter((s) => s.fiscalQuarter === null).map((s) => Number(s.periodEnd.slice(5, 7)));
   return {
     cik: Number(file.cik),
     name: file.entityName,
+    taxonomy,
+    currency,
     fiscalYearEndMonth: mode(ends) ?? 12,
     statements: [...statements.values()].sort((a, b) => a.periodEnd.localeCompare(b.periodEnd) || a.statement.localeCompare(b.statement)),
     sources,
   };
 }
 
-function firstValue(mapping: FieldMapping, perConcept: Map<string, Map<string, Chosen>>, label: string): { concept: string; chosen: Chosen } | null {
+/**
+ * One concept per field and fiscal year, for the year and all its quarters: the concept with a value for most of
+ * the year's periods, the mapping's order breaking ties. A year's flows and its quarters' then always come from the
+ * same concept (a company that tags D&A one way in its 10-K and another in its 10-Qs gets one of them throughout).
+ */
+function conceptsByYear(mapping: FieldMapping, perConcept: Map<string, Map<string, Chosen>>, usable: (chosen: Chosen, label: string) => boolean): Map<number, string> {
+  const best = new Map<number, { concept: string; count: number }>();
   for (const concept of mapping.concepts) {
-    const chosen = perConcept.get(concept)?.get(label);
-    if (chosen) return { concept, chosen };
+    const counts = new Map<number, number>();
+    for (const [label, chosen] of perConcept.get(concept) ?? []) {
+      if (!usable(chosen, label)) continue;
+      const fiscalYear = Number(label.slice(-4));
+      counts.set(fiscalYear, (counts.get(fiscalYear) ?? 0) + 1);
+    }
+    for (const [fiscalYear, count] of counts) if (count > (best.get(fiscalYear)?.count ?? 0)) best.set(fiscalYear, { concept, count });
   }
-  return null;
+  return new Map([...best].map(([fiscalYear, { concept }]) => [fiscalYear, concept]));
 }
 
 function newStatement(statement: StatementKind, period: Labelled): ImportedStatement {
@@ -344,23 +369,6 @@ function fillPeriodSpans(statements: Map<string, ImportedStatement>): void {
     if (statement.periodStart) continue;
     const sibling = statements.get(`income:${statement.period}`) ?? statements.get(`cashFlow:${statement.period}`);
     statement.periodStart = sibling?.periodStart || addDays(statement.periodEnd, statement.fiscalQuarter === null ? -363 : -90);
-  }
-}
-
-/** Free cash flow = operating cash flow + capital expenditure (stored negative), marked derived. */
-function addFreeCashFlow(statements: Map<string, ImportedStatement>, sources: ValueSource[]): void {
-  for (const statement of statements.values()) {
-    const { operatingCashFlow, capitalExpenditure } = statement.values;
-    if (statement.statement !== 'cashFlow' || operatingCashFlow === undefined || capitalExpenditure === undefined) continue;
-    const value = operatingCashFlow + capitalExpenditure;
-    statement.values.freeCashFlow = value;
-    const parts = sources.filter((s) => s.statement === 'cashFlow' && s.period === statement.period && (s.field === 'operatingCashFlow' || s.field === 'capitalExpenditure'));
-    const newest = parts.sort((a, b) => b.filed.localeCompare(a.filed))[0];
-    sources.push({
-      statement: 'cashFlow', period: statement.period, field: 'freeCashFlow', value, reportedValue: value,
-      concept: parts.map((p) => p.concept).join(' + '), accession: newest.accession, form: newest.form, filed: newest.filed,
-      derived: true, restated: parts.some((p) => p.restated),
-    });
   }
 }
 

@@ -19,14 +19,16 @@ export interface StoredImport {
  */
 export function storeImport(dataSource: DataSource, imported: ImportedCompany, ticker: string): Promise<StoredImport> {
   return dataSource.transaction(async (manager: EntityManager) => {
-    const company = { name: imported.name, ticker, cik: imported.cik, fiscalYearEnd: imported.fiscalYearEndMonth };
+    const company = { name: imported.name, ticker, cik: imported.cik, fiscalYearEnd: imported.fiscalYearEndMonth, currency: imported.currency };
     const existing = await findCompanyByCikOrTicker(manager, imported.cik, ticker);
-    const companyId = existing?.id ?? (await insertImportedCompany(manager, { ...company, sector: UNCLASSIFIED_SECTOR }));
+    // A us-gaap filer files with the SEC as a US company; companyfacts does not say where a foreign (IFRS) filer is.
+    const country = imported.taxonomy === 'us-gaap' ? 'US' : null;
+    const companyId = existing?.id ?? (await insertImportedCompany(manager, { ...company, sector: UNCLASSIFIED_SECTOR, country }));
     if (existing) await updateImportedCompany(manager, companyId, company);
     await deleteCompanyStatements(manager, companyId);
     for (const kind of Object.keys(STATEMENT_ENTITIES) as StatementKind[]) {
       const rows = imported.statements.filter((s) => s.statement === kind).map((s) => ({
-        companyId, period: s.period, fiscalYear: s.fiscalYear, fiscalQuarter: s.fiscalQuarter, periodStart: s.periodStart, periodEnd: s.periodEnd, currency: 'USD', ...s.values,
+        companyId, period: s.period, fiscalYear: s.fiscalYear, fiscalQuarter: s.fiscalQuarter, periodStart: s.periodStart, periodEnd: s.periodEnd, currency: imported.currency, ...s.values,
       }));
       await insertStatements(manager, kind, rows);
     }

@@ -8,6 +8,9 @@ export class BalanceSheet extends StatementPeriodColumns {
   @LineItem('Cash and cash equivalents.')
   cashAndEquivalents!: number | null;
 
+  @LineItem('Restricted cash and restricted cash equivalents (not in cash and cash equivalents; the cash-flow statement rolls both forward).')
+  restrictedCash!: number | null;
+
   @LineItem('Short-term (marketable) investments.')
   shortTermInvestments!: number | null;
 
@@ -32,7 +35,16 @@ export class BalanceSheet extends StatementPeriodColumns {
   @LineItem('Accounts payable.')
   accountsPayable!: number | null;
 
-  @LineItem('Short-term debt and current portion of long-term debt.')
+  @LineItem('Short-term borrowings (including commercial paper when the filer reports them together).')
+  shortTermBorrowings!: number | null;
+
+  @LineItem('Commercial paper outstanding.')
+  commercialPaper!: number | null;
+
+  @LineItem('Current portion of long-term debt.')
+  currentPortionOfLongTermDebt!: number | null;
+
+  @LineItem('All current debt: short-term borrowings (or commercial paper) plus the current portion of long-term debt.')
   shortTermDebt!: number | null;
 
   @LineItem('Total current liabilities.')
@@ -41,12 +53,24 @@ export class BalanceSheet extends StatementPeriodColumns {
   @LineItem('Long-term debt, non-current portion.')
   longTermDebt!: number | null;
 
+  @LineItem('Total debt: short-term debt plus non-current long-term debt.')
+  totalDebt!: number | null;
+
   @LineItem('Total liabilities.')
   totalLiabilities!: number | null;
 
   @LineItem('Retained earnings (accumulated deficit).')
   retainedEarnings!: number | null;
 
-  @LineItem("Total shareholders' equity.")
+  @LineItem("Total shareholders' equity attributable to the parent (excluding non-controlling interest).")
   totalEquity!: number | null;
+
+  @LineItem('Non-controlling (minority) interest in consolidated subsidiaries, within equity.')
+  nonControllingInterest!: number | null;
+
+  @LineItem('Temporary (mezzanine) equity: redeemable shares and redeemable non-controlling interests, between liabilities and equity.')
+  temporaryEquity!: number | null;
+
+  @LineItem('Total liabilities and equity: total liabilities + total equity + non-controlling interest + temporary equity; equals total assets.')
+  totalLiabilitiesAndEquity!: number | null;
 }

@@ -16,14 +16,17 @@ export interface FiscalPeriod {
   fiscalQuarter: number | null;
 }
 
-/** What a caller asked for: one exact period, or the newest one of a type that has data. */
-export type PeriodRequest = { kind: 'exact'; period: FiscalPeriod } | { kind: 'latest'; type: PeriodType };
+/** What a caller asked for: one exact period, the newest one of a type that has data, or the trailing twelve months. */
+export type PeriodRequest = { kind: 'exact'; period: FiscalPeriod } | { kind: 'latest'; type: PeriodType } | { kind: 'ttm' };
+
+/** The label of trailing-twelve-months statements and ratios (never stored). */
+export const TTM_LABEL = 'TTM';
 
 export const MIN_FISCAL_YEAR = 1900;
 export const MAX_FISCAL_YEAR = 2200;
 
 export const PERIOD_FORMS =
-  'Q<1-4>-<yyyy> (e.g. Q2-2024), FY<yyyy> (e.g. FY2024), "latest" (newest quarter) or "latest-fy" (newest fiscal year)';
+  'Q<1-4>-<yyyy> (e.g. Q2-2024), FY<yyyy> (e.g. FY2024), "latest" (newest quarter), "latest-fy" (newest fiscal year) or "ttm" (trailing twelve months: the last four quarters)';
 
 const QUARTER_PATTERN = /^Q([1-4])-(\d{4})$/;
 const ANNUAL_PATTERN = /^FY(\d{4})$/;
@@ -57,13 +60,14 @@ export function parseExactPeriod(input: string): FiscalPeriod | null {
 
 /**
  * Parses the `period` argument of the statement and ratio fields. Omitted, empty or "latest" means the newest
- * quarter with data; "latest-fy" the newest fiscal year. Anything else is a BAD_USER_INPUT error naming the forms.
+ * quarter with data; "latest-fy" the newest fiscal year; "ttm" the trailing twelve months. Anything else is a BAD_USER_INPUT error naming the forms.
  */
 export function parsePeriodRequest(input: string | null | undefined): PeriodRequest {
   if (input === null || input === undefined || input.trim() === '') return { kind: 'latest', type: 'QUARTER' };
   const normalized = input.trim().toLowerCase();
   if (normalized === 'latest') return { kind: 'latest', type: 'QUARTER' };
   if (normalized === 'latest-fy') return { kind: 'latest', type: 'ANNUAL' };
+  if (normalized === 'ttm') return { kind: 'ttm' };
   const period = parseExactPeriod(input);
   if (!period) throw badUserInput(`Invalid period "${input}": use ${PERIOD_FORMS}`, { accepted: PERIOD_FORMS });
   return { kind: 'exact', period };

@@ -9,6 +9,10 @@
  * - Ratios of a flow (income, cash flow) to a balance annualize the flow: ×4 for a quarter, ×1 for a fiscal year.
  * - Day counts use 365 days a year (91.25 a quarter); cash-flow outflows are stored negative, so formulas take
  *   their absolute value where a size is meant.
+ * - total_debt is the stored total (short-term borrowings or commercial paper + current portion of long-term debt +
+ *   non-current long-term debt), else short_term_debt + long_term_debt; null, not 0, when no debt line is reported.
+ * - A ratio whose sign would mislead is null: coverage with a negative operating income or interest expense, returns
+ *   and leverage on negative equity or capital.
  */
 import type { IncomeStatement } from './income-statement.entity';
 import type { BalanceSheet } from './balance-sheet.entity';
@@ -78,7 +82,13 @@ function annualized(inputs: RatioInputs, flow: Maybe): number | null {
 }
 
 const DAYS_PER_YEAR = 365;
-const totalDebt = (balance: Amounts<BalanceSheet> | null) => (balance ? total(balance.shortTermDebt, balance.longTermDebt) : null);
+/** Total debt as stored, else its two lines; null when no debt line is reported (never a made-up 0). */
+const totalDebt = (balance: Amounts<BalanceSheet> | null) => (balance ? balance.totalDebt ?? total(balance.shortTermDebt, balance.longTermDebt) : null);
+
+/** A ratio whose denominator must be positive to mean anything (equity, interest expense): null otherwise. */
+function dividePositive(numerator: Maybe, denominator: Maybe): number | null {
+  return denominator === null || denominator === undefined || denominator <= 0 ? null : divide(numerator, denominator);
+}
 
 /** Year-over-year change; relative to |prior| so a move from a loss to a profit reads as growth. */
 function growth(current: Maybe, prior: Maybe): number | null {
@@ -98,7 +108,7 @@ function effectiveTaxRate(i: RatioInputs): number | null {
 
 function investedCapital(b: Amounts<BalanceSheet>): number | null {
   const debt = totalDebt(b);
-  return sum(b.totalEquity, debt ?? 0, b.cashAndEquivalents === null || b.cashAndEquivalents === undefined ? null : -b.cashAndEquivalents);
+  return sum(b.totalEquity, debt, b.cashAndEquivalents === null || b.cashAndEquivalents === undefined ? null : -b.cashAndEquivalents);
 }
 
 function receivablesTurnover(i: RatioInputs) {
@@ -129,14 +139,14 @@ export const RATIO_DEFINITIONS: RatioDefinition[] = [
   { key: 'returnOnAssets', category: 'returns', label: 'Return on assets (ROA)',
     formula: 'annualized net_income / avg total_assets', compute: (i) => divide(annualized(i, income(i).netIncome), average(i, (b) => b.totalAssets)) },
   { key: 'returnOnEquity', category: 'returns', label: 'Return on equity (ROE)',
-    formula: 'annualized net_income / avg total_equity', compute: (i) => divide(annualized(i, income(i).netIncome), average(i, (b) => b.totalEquity)) },
+    formula: 'annualized net_income / avg total_equity (null when avg total_equity <= 0)', compute: (i) => dividePositive(annualized(i, income(i).netIncome), average(i, (b) => b.totalEquity)) },
   { key: 'returnOnInvestedCapital', category: 'returns', label: 'Return on invested capital (ROIC)',
-    formula: 'annualized operating_income × (1 − effective_tax_rate) / avg (total_equity + short_term_debt + long_term_debt − cash_and_equivalents)',
+    formula: 'annualized operating_income × (1 − effective_tax_rate) / avg (total_equity + total_debt − cash_and_equivalents) (null when that capital <= 0)',
     compute: (i) => {
       const taxRate = effectiveTaxRate(i);
       const operatingIncome = income(i).operatingIncome;
       const nopat = taxRate === null || operatingIncome === null || operatingIncome === undefined ? null : operatingIncome * (1 - taxRate);
-      return divide(annualized(i, nopat), average(i, investedCapital));
+      return dividePositive(annualized(i, nopat), average(i, investedCapital));
     } },
   // Liquidity
   { key: 'currentRatio', category: 'liquidity', label: 'Current ratio', formula: 'total_current_assets / total_current_liabilities',
@@ -151,18 +161,23 @@ export const RATIO_DEFINITIONS: RatioDefinition[] = [
     formula: 'annualized operating_cash_flow / total_current_liabilities',
     compute: (i) => divide(annualized(i, cashFlow(i).operatingCashFlow), balance(i).totalCurrentLiabilities) },
   // Leverage
-  { key: 'debtToEquity', category: 'leverage', label: 'Debt to equity', formula: '(short_term_debt + long_term_debt) / total_equity',
-    compute: (i) => divide(totalDebt(i.balance), balance(i).totalEquity) },
-  { key: 'debtToAssets', category: 'leverage', label: 'Debt to assets', formula: '(short_term_debt + long_term_debt) / total_assets',
+  { key: 'debtToEquity', category: 'leverage', label: 'Debt to equity', formula: 'total_debt / total_equity (null when total_equity <= 0)',
+    compute: (i) => dividePositive(totalDebt(i.balance), balance(i).totalEquity) },
+  { key: 'debtToAssets', category: 'leverage', label: 'Debt to assets', formula: 'total_debt / total_assets',
     compute: (i) => divide(totalDebt(i.balance), balance(i).totalAssets) },
-  { key: 'interestCoverage', category: 'leverage', label: 'Interest coverage', formula: 'operating_income / interest_expense',
-    compute: (i) => divide(income(i).operatingIncome, income(i).interestExpense) },
+  { key: 'interestCoverage', category: 'leverage', label: 'Interest coverage',
+    formula: 'operating_income / interest_expense (null when interest_expense <= 0 or operating_income < 0)',
+    compute: (i) => {
+      // A negative coverage ("-216x") reads as a number but means "no coverage at all"; so does a negative expense.
+      const operatingIncome = income(i).operatingIncome;
+      return operatingIncome === null || operatingIncome === undefined || operatingIncome < 0 ? null : dividePositive(operatingIncome, income(i).interestExpense);
+    } },
   { key: 'netDebtToEbitda', category: 'leverage', label: 'Net debt to EBITDA',
-    formula: '(short_term_debt + long_term_debt − cash_and_equivalents − short_term_investments) / annualized ebitda (null when ebitda <= 0)',
+    formula: '(total_debt − cash_and_equivalents − short_term_investments) / annualized ebitda (null when ebitda <= 0)',
     compute: (i) => {
       const debt = totalDebt(i.balance);
       const cash = total(balance(i).cashAndEquivalents, balance(i).shortTermInvestments);
-      const netDebt = debt === null && cash === null ? null : (debt ?? 0) - (cash ?? 0);
+      const netDebt = debt === null || cash === null ? null : debt - cash;
       const ebitda = annualized(i, income(i).ebitda);
       // Leverage against negative EBITDA has no meaning.
       return ebitda === null || ebitda <= 0 ? null : divide(netDebt, ebitda);

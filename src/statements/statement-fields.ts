@@ -31,7 +31,7 @@ export abstract class StatementPeriodColumns {
   @Column('integer')
   companyId!: number;
 
-  @Field({ description: 'Fiscal period label: Q<n>-<yyyy> or FY<yyyy>.' })
+  @Field({ description: 'Fiscal period label: Q<n>-<yyyy> or FY<yyyy>; TTM for the trailing twelve months (the four quarters ending at periodEnd; balance sheets are the newest quarter\'s).' })
   @Column('varchar', { length: 10 })
   period!: string;
 

@@ -1,4 +1,6 @@
-import { parsePeriodRequest, previousPeriod, samePeriodLastYear, parseExactPeriod, type FiscalPeriod } from './fiscal-period';
+import { parsePeriodRequest, previousPeriod, samePeriodLastYear, parseExactPeriod, PERIOD_FORMS, type FiscalPeriod } from './fiscal-period';
+import { AppError } from '../shared/errors';
+import { trailingBalance, trailingFlows } from './trailing';
 import { newestPeriod, type StatementKind, type StatementLoaders } from './statement.loaders';
 import { computeRatios } from './ratios';
 import type { IncomeStatement } from './income-statement.entity';
@@ -23,6 +25,7 @@ export async function resolvePeriod(
   kind?: StatementKind,
 ): Promise<FiscalPeriod | null> {
   const request = parsePeriodRequest(periodArgument);
+  if (request.kind === 'ttm') throw new AppError('BAD_USER_INPUT', `"ttm" is accepted by statements and ratios only; use ${PERIOD_FORMS.replace(/,? or "ttm".*$/, '')}`);
   if (request.kind === 'exact') return request.period;
   const newest = newestPeriod(await loaders.periods.load(companyId), request.type, kind);
   return newest ? parseExactPeriod(newest.period) : null;
@@ -35,6 +38,9 @@ export async function loadStatement<K extends StatementKind>(
   companyId: number,
   periodArgument: string | null | undefined,
 ): Promise<StatementByKind[K] | null> {
+  if (parsePeriodRequest(periodArgument).kind === 'ttm') {
+    return (kind === 'balance' ? trailingBalance(loaders, companyId) : trailingFlows(loaders, kind as 'income' | 'cashFlow', companyId)) as Promise<StatementByKind[K] | null>;
+  }
   const period = await resolvePeriod(loaders, companyId, periodArgument, kind);
   if (!period) return null;
   const loader = loaders[kind] as unknown as { load(key: { companyId: number; period: string }): Promise<StatementByKind[K] | null> };
@@ -47,6 +53,7 @@ export async function loadRatios(
   companyId: number,
   periodArgument: string | null | undefined,
 ): Promise<Ratios | null> {
+  if (parsePeriodRequest(periodArgument).kind === 'ttm') return trailingRatios(loaders, companyId);
   const period = await resolvePeriod(loaders, companyId, periodArgument, 'income');
   if (!period) return null;
   const at = (p: FiscalPeriod) => ({ companyId, period: p.label });
@@ -70,5 +77,28 @@ export async function loadRatios(
       periodEnd: anchor.periodEnd,
     },
     computeRatios({ periodType: period.type, income, balance, cashFlow, previousBalance, priorYearIncome }),
+  ) as Ratios;
+}
+
+/**
+ * Ratios of the trailing twelve months: flows of the last four quarters (so nothing is annualized), balances of the
+ * newest quarter, averages with the balance sheet a year earlier, growth against the twelve months before.
+ */
+async function trailingRatios(loaders: StatementLoaders, companyId: number): Promise<Ratios | null> {
+  const [income, cashFlow, balance] = await Promise.all([
+    trailingFlows(loaders, 'income', companyId),
+    trailingFlows(loaders, 'cashFlow', companyId).catch(() => null),
+    trailingBalance(loaders, companyId),
+  ]);
+  if (!income) return null;
+  const newest = parseExactPeriod(`Q${income.fiscalQuarter}-${income.fiscalYear}`) as FiscalPeriod;
+  const yearEarlier = samePeriodLastYear(newest);
+  const [previousBalance, priorYearIncome] = await Promise.all([
+    loaders.balance.load({ companyId, period: yearEarlier.label }),
+    trailingFlows(loaders, 'income', companyId, yearEarlier).catch(() => null),
+  ]);
+  return Object.assign(
+    { companyId, period: income.period, type: 'TTM', fiscalYear: income.fiscalYear, fiscalQuarter: income.fiscalQuarter, periodStart: income.periodStart, periodEnd: income.periodEnd },
+    computeRatios({ periodType: 'ANNUAL', income, balance, cashFlow, previousBalance, priorYearIncome }),
   ) as Ratios;
 }

@@ -9,17 +9,22 @@ registerEnumType(PeriodTypeEnum, {
   description: 'QUARTER for Q<n>-<yyyy> periods, ANNUAL for FY<yyyy> periods.',
 });
 
+/** What ratios are computed over: a stored period, or the trailing twelve months (computed, never stored). */
+export type RatioPeriodType = PeriodType | 'TTM';
+export const RatioPeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL', TTM: 'TTM' } as const satisfies Record<RatioPeriodType, RatioPeriodType>;
+registerEnumType(RatioPeriodTypeEnum, {
+  name: 'RatioPeriodType',
+  description: 'QUARTER or ANNUAL for a stored period, TTM for the trailing twelve months (period "ttm").',
+});
+
 /** Fields that say which period a row describes (shared by FinancialPeriod and Ratios; not itself in the schema). */
 @ObjectType()
 export abstract class PeriodFields {
   @Field(() => Int)
   companyId!: number;
 
-  @Field({ description: 'Q<n>-<yyyy> or FY<yyyy>.' })
+  @Field({ description: 'Q<n>-<yyyy> or FY<yyyy>; TTM for the trailing twelve months ending at periodEnd.' })
   period!: string;
-
-  @Field(() => PeriodTypeEnum)
-  type!: PeriodType;
 
   @Field(() => Int)
   fiscalYear!: number;
@@ -35,7 +40,10 @@ export abstract class PeriodFields {
 }
 
 @ObjectType({ description: 'A fiscal period for which a company has data, with its statements and ratios.' })
-export class FinancialPeriod extends PeriodFields {}
+export class FinancialPeriod extends PeriodFields {
+  @Field(() => PeriodTypeEnum)
+  type!: PeriodType;
+}
 
 /** Financial ratios of one period; one nullable Float per definition in ratios.ts, described by its formula. */
 @ObjectType({
@@ -44,6 +52,9 @@ export class FinancialPeriod extends PeriodFields {}
 })
 export class Ratios extends PeriodFields {
   [ratio: string]: unknown;
+
+  @Field(() => RatioPeriodTypeEnum)
+  type!: RatioPeriodType;
 }
 for (const definition of RATIO_DEFINITIONS) {
   Field(() => Float, { nullable: true, description: `${definition.label}: ${definition.formula}.` })(Ratios.prototype, definition.key);
