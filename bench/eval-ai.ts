@@ -7,10 +7,13 @@
  * `<folder>/sec_xbrl/company_tickers.json`) into a fresh embedded database, starts the service, sends every question of
  * `<folder>/analyst/questions_dev.jsonl` to `POST /v1/ai/chat` (`stream: false`; a follow-up's second turn continues
  * the first answer's conversation) and scores the text of each answer as `analyst/README.md` says:
- * - answerable: every gold figure appears at the precision it is written, and a one-period question names its period;
- * - missing: the answer says plainly that the data is not available;
- * - "another period as if asked": the answer gives figures, names some other period and neither the asked one nor a
- *   word that the asked data is missing (the worst answer).
+ * - answerable: every gold figure appears with its sign ("-$1.2 billion", "($1.2 billion)" or "a net loss of $1.2 billion"
+ *   for a negative one) at the precision it is written, and a one-period question names its period;
+ * - missing: a sentence says plainly that the data is not available before any figure, and every later figure sits in a
+ *   sentence labelled as another (nearest, for reference) period;
+ * - "another period as if asked": a figure of the asked metric in a sentence naming another period without that label,
+ *   or figures with no period at all for a one-period question (the worst answer).
+ * Figures and periods are read by bench/figures.ts, not by the service's own parsers, so a parser bug cannot flatter it.
  * With --filings, the raw 10-K/10-Q HTML files of `<folder>/filings/raw_html/` of those companies are ingested too.
  */
 import fs from 'node:fs';
@@ -23,7 +26,7 @@ import { createApiKey } from '../src/auth/api-keys';
 import { importCompanyFacts } from '../src/sec/companyfacts';
 import { storeImport, tickerIndex } from '../src/sec/sec-store';
 import { parseFiling } from '../src/sec/filing-sections';
-import { extractNumbers } from '../src/ai/numbers';
+import { figuresIn, goldAppears, periodsIn, previousPeriod, type Figure } from './figures';
 import { BenchError, messageOf, Teardown } from './bench-support';
 
 interface Question {
@@ -66,55 +69,75 @@ function readOptions(argv: string[]): Options {
 // ---------------------------------------------------------------------------------------------------------------
 // Scoring
 
-/** Written forms of a period label: FY2024 → "FY2024", "FY 2024", "fiscal 2024", "fiscal year 2024"; Q3-2025 → "Q3-2025", "Q3 2025", "Q3 FY2025". */
-export function periodPattern(label: string): RegExp {
-  const annual = /^FY(\d{4})$/.exec(label);
-  if (annual) return new RegExp(String.raw`\b(?:FY\s?${annual[1]}|fiscal(?: year)? ${annual[1]}|${annual[1]} fiscal year)\b`, 'i');
-  const quarter = /^Q([1-4])-(\d{4})$/.exec(label);
-  if (quarter) return new RegExp(String.raw`\b(?:Q${quarter[1]}[-\s](?:FY\s?)?${quarter[2]}|Q${quarter[1]} of fiscal(?: year)? ${quarter[2]})\b`, 'i');
-  return new RegExp(label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-}
+/** "Not available"-type sentences that really say the asked data is not in the store (not "has no debt"). */
+export const SAYS_MISSING = /\b(?:(?:is|are|was|were) not available|unavailable|(?:is|are) not (?:in|part of) the (?:stored )?data|(?:is|are) not stored|no (?:stored )?(?:data|figures?|statements?|filings?) (?:for|on|about)|(?:do|does) not have (?:data|figures?|statements?)|don't have (?:data|figures?|statements?)|is an unknown company|is not a company (?:I know|in the data))\b/i;
 
-const ANY_PERIOD = /\b(?:FY\s?\d{4}|fiscal(?: year)? \d{4}|Q[1-4][-\s](?:FY\s?)?\d{4})\b/gi;
+/** A sentence that labels its figures as another period than the one asked. */
+const LABELLED_OTHER = /\b(?:nearest|closest|earliest|latest (?:available|stored|reported)|most recent|instead|not the period asked|another period|other period|for reference|for comparison|by comparison|compared (?:with|to)|versus|vs\.?|(?:up|down|rose|grew|increased|decreased|fell) from|year before|prior year|previous year)\b/i;
 
-/** "not available", "no data", "not stored", "unknown company"… said plainly. */
-export const SAYS_MISSING = /\b(?:not available|unavailable|no (?:stored )?(?:data|figures?|statements?)|not (?:in|part of) the (?:stored )?data|not stored|has no|have no|unknown company|is not known|does not know|don't have|do not have|not on file)\b/i;
-
-/** Whether a gold figure appears in the text at the precision it is written there. */
-export function figureAppears(text: string, gold: number, unit: string): boolean {
-  const decimals = (String(gold).split('.')[1] ?? '').length;
-  const goldTolerance = unit === 'percent' ? 0.5 * 10 ** -decimals : 0;
-  return extractNumbers(text).some((mention) => {
-    if (unit === 'percent') {
-      if (mention.kind !== 'percent') return false;
-      return Math.abs(Math.abs(mention.value * 100) - Math.abs(gold)) <= mention.tolerance * 100 + goldTolerance + 1e-9;
-    }
-    if (mention.kind !== 'money' && mention.kind !== 'number') return false;
-    return Math.abs(Math.abs(mention.value) - Math.abs(gold)) <= mention.tolerance + 1e-9;
-  });
-}
+/** Words that name each metric, to tell a figure of the asked metric from a figure of another one. */
+const METRIC_WORDS: Record<string, RegExp> = {
+  revenue: /\b(?:revenue|sales)\b/i, revenue_growth: /\b(?:revenue|sales|grew|growth)\b/i, net_income: /\b(?:net income|net earnings|profit|net loss)\b/i,
+  operating_income: /\boperating (?:income|profit|loss)\b/i, gross_profit: /\bgross (?:profit|loss)\b/i, gross_margin: /\bgross margin\b/i,
+  net_margin: /\bnet (?:profit )?margin\b/i, eps_diluted: /\b(?:EPS|earnings per share)\b/i, capital_expenditure: /\b(?:capital expenditure|capex)/i,
+  cash_and_equivalents: /\bcash\b/i, operating_cash_flow: /\boperating cash flow|cash (?:provided by|from) operat/i,
+  research_and_development: /\b(?:research|R&D)\b/i, total_assets: /\btotal assets\b/i, total_equity: /\b(?:equity)\b/i,
+};
+const ANY_METRIC = new RegExp(Object.values(METRIC_WORDS).map((pattern) => pattern.source).join('|'), 'i');
 
 export interface Verdict {
   right: boolean;
-  /** Figures about another period given as if they were the one asked. */
+  /** Figures about another period given as if they were the one asked (or figures with no period at all). */
   otherPeriod: boolean;
   why: string;
 }
 
+interface Sentence {
+  text: string;
+  start: number;
+  periods: string[];
+  figures: Figure[];
+}
+
+function sentencesOf(answer: string): Sentence[] {
+  const sentences: Sentence[] = [];
+  const pattern = /[^\n]+?(?:[.!?;](?=\s|$)|\n|$)/g;
+  for (const match of answer.matchAll(pattern)) {
+    const { labels, masked } = periodsIn(match[0]);
+    // A figure is something a reader takes as a value: money, a percent, or a large plain number.
+    const figures = figuresIn(masked).filter((figure) => figure.kind !== 'number' || Math.abs(figure.value) >= 1000);
+    sentences.push({ text: match[0], start: match.index ?? 0, periods: labels, figures });
+  }
+  return sentences;
+}
+
 export function score(question: Question, answer: string): Verdict {
-  const periods = question.period.split(',');
-  const namesAsked = periods.some((p) => periodPattern(p).test(answer));
-  const saysMissing = SAYS_MISSING.test(answer);
-  const otherNamed = (answer.match(ANY_PERIOD) ?? []).filter((written) => !periods.some((p) => periodPattern(p).test(written)));
-  const givesFigures = extractNumbers(answer).some((m) => m.kind !== 'number' || Math.abs(m.value) >= 1000);
-  const otherPeriod = givesFigures && !saysMissing && !namesAsked && otherNamed.length > 0;
+  const asked = question.period.split(',');
+  const allowed = new Set(question.kind === 'growth' ? [...asked, ...asked.map(previousPeriod)] : asked);
+  const sentences = sentencesOf(answer);
+  const askedMetric = METRIC_WORDS[question.metric];
+  const aboutAskedMetric = (text: string) => !askedMetric || askedMetric.test(text) || !ANY_METRIC.test(text);
+  const namesAsked = sentences.some((sentence) => sentence.periods.some((label) => asked.includes(label)));
+  const withFigures = sentences.filter((sentence) => sentence.figures.length > 0);
+  const unlabelledOther = withFigures.some((sentence) => aboutAskedMetric(sentence.text)
+    && sentence.periods.some((label) => !allowed.has(label)) && !LABELLED_OTHER.test(sentence.text));
+  const noPeriodAtAll = asked.length === 1 && withFigures.length > 0 && sentences.every((sentence) => sentence.periods.length === 0);
+  const otherPeriod = unlabelledOther || noPeriodAtAll;
   if (!question.answerable) {
-    return { right: saysMissing, otherPeriod, why: saysMissing ? 'said missing' : 'did not say the data is missing' };
+    const said = SAYS_MISSING.exec(answer);
+    if (!said) return { right: false, otherPeriod, why: 'did not say the data is missing' };
+    const saidAt = said.index;
+    const before = withFigures.filter((sentence) => sentence.start + (sentence.figures[0]?.start ?? 0) < saidAt);
+    if (before.length > 0) return { right: false, otherPeriod, why: 'gave a figure before saying the data is missing' };
+    const unlabelled = withFigures.filter((sentence) => sentence.start > saidAt && !LABELLED_OTHER.test(sentence.text));
+    if (unlabelled.length > 0) return { right: false, otherPeriod: true, why: 'a figure after "not available" is not labelled as another period' };
+    return { right: true, otherPeriod, why: 'said missing' };
   }
   const unit = question.kind === 'growth' || question.kind === 'ratio' ? 'percent' : 'usd';
-  const absent = (question.gold ?? []).filter((gold) => !figureAppears(answer, gold, unit));
+  const figures = sentences.flatMap((sentence) => sentence.figures);
+  const absent = (question.gold ?? []).filter((gold) => !goldAppears(figures, gold, unit));
   if (absent.length > 0) return { right: false, otherPeriod, why: `missing figure(s) ${absent.join(', ')}` };
-  if (periods.length === 1 && !namesAsked) return { right: false, otherPeriod, why: `does not name ${question.period}` };
+  if (asked.length === 1 && !namesAsked) return { right: false, otherPeriod, why: `does not name ${question.period}` };
   return { right: true, otherPeriod, why: 'right' };
 }
 

@@ -5,6 +5,7 @@ import { request } from './helpers/http';
 import { postForEvents } from './helpers/sse';
 import { createTestKeys, keysFor } from './helpers/keys';
 import { startTestApp } from './helpers/test-app';
+import { ServiceTools } from '../src/ai/agent/service-tools';
 import { FAKE_DIMENSIONS, startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai';
 
 const LLM_TIMEOUT_MS = 1500;
@@ -220,6 +221,25 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
       expect(body.data.claims[0].verdict).to.not.equal('SUPPORTED');
       // The answer says so itself, after the model's text.
       expect(body.data.answer).to.match(/^Revenue was \$777\.7 billion in FY2019\. \(Note: one figure in this answer could not be verified/);
+    });
+
+    it('compares companies with the compare tool, and the answer is checked against what it returned', async () => {
+      fake.reply = toolThenAnswer({ name: 'compare', arguments: { tickers: ['NWSC', 'VLTM'], metrics: ['revenue'], period: 'latest-fy' } }, (result) => {
+        const [first, second] = JSON.parse(result);
+        return [`${first.ticker} revenue for ${first.period} was ${first.figures[0].value}; `, `${second.ticker} revenue for ${second.period} was ${second.figures[0].value}.`];
+      });
+      const { body } = await post('/v1/ai/chat', { messages: [{ role: 'user', content: 'Compare NWSC and VLTM revenue' }] });
+      expect(chatRequests()[0].body.tools.map((t: any) => t.function.name)).to.include('compare');
+      expect(body.data.answer).to.match(/^NWSC revenue for FY\d{4} was \$[\d.]+ (billion|million); VLTM revenue for FY\d{4} was \$[\d.]+ (billion|million)\.$/);
+      expect(body.data.claims.map((c: { verdict: string }) => c.verdict)).to.deep.equal(['SUPPORTED', 'SUPPORTED']);
+    });
+
+    it('runs each tool with the caller\u2019s role: an operation the role does not allow is refused to the agent', async () => {
+      const viewer = { principal: { role: 'viewer' as const, keyId: null, via: 'api_key' as const }, publicReads: false };
+      const tools = new ServiceTools(app.database.dataSource, null as never, null as never, { companies: [], passages: [] }, viewer);
+      for (const [name, args] of [['search_documents', { ticker: 'NWSC', query: 'risk' }], ['compare', { tickers: ['NWSC', 'VLTM'], metrics: ['revenue'] }]] as const) {
+        expect(JSON.parse(await tools.run(name, args)).error, name).to.match(/needs the analyst role; these credentials have viewer/);
+      }
     });
 
     it('bounds the tool calls: a model that never stops calling tools is cut off', async () => {

@@ -65,6 +65,11 @@ describe('the analyst answers the question that was asked', function () {
     expect(answer).to.match(/^Zephyrine Holdings is an unknown company/).and.match(/not available/);
   });
 
+  it('says that a company listed beside a known one is unknown, and still answers for the known one', async () => {
+    const { answer } = await ask('Compare VLTM and Quillfeather revenue');
+    expect(answer).to.match(/^Quillfeather is an unknown company/).and.match(/VLTM/);
+  });
+
   it('lists every period of a series', async () => {
     const { answer } = await ask('How did VLTM gross margin change over the last four quarters?');
     expect(answer.match(/\bQ[1-4]-\d{4}: \d/g) ?? []).to.have.length(4);

@@ -48,7 +48,7 @@ describe('grounding check', () => {
     { value: 0.1254, unit: 'fraction' },
     { value: -0.0123, unit: 'points' },
     { value: 1.84, unit: 'multiple' },
-    { value: -1_577_000_000, unit: 'money' },
+    { value: -1_577_000_000, unit: 'money', field: 'capitalExpenditure' },
   ];
 
   it('accepts every figure that is a fact, allowing for rounding, units and sign words', () => {
@@ -68,6 +68,16 @@ describe('grounding check', () => {
   it('does not let a percentage stand for an amount, nor the reverse', () => {
     expect(checkGrounding('Margin was 8.95%.', [{ value: 8.95e9, unit: 'money' }], []).report.numbersUnsupported).to.equal(1);
     expect(checkGrounding('Revenue was $0.13.', [{ value: 0.1254, unit: 'fraction' }], []).report.numbersUnsupported).to.equal(1);
+  });
+
+  it('compares values with their sign: a negative fact needs a minus, parentheses or a loss word', () => {
+    const loss: GroundingFact[] = [{ value: -862e6, unit: 'money', field: 'netIncome' }];
+    expect(checkGrounding('Net income was $862 million.', loss, []).report.unsupported).to.deep.equal(['$862 million']);
+    for (const text of ['It posted a net loss of $862 million.', 'Net income was -$862 million.', 'Net income was ($862 million).']) {
+      expect(checkGrounding(text, loss, []).report.numbersUnsupported, text).to.equal(0);
+    }
+    expect(checkGrounding('Revenue was $8.95 billion ($8,951 million).', facts, []).report.numbersUnsupported).to.equal(0);
+    expect(checkGrounding('A loss of $862 million.', [{ value: 862e6, unit: 'money', field: 'netIncome' }], []).report.numbersUnsupported).to.equal(1);
   });
 
   it('accepts figures quoted from the cited passages, and ignores all-digit tickers', () => {
@@ -109,6 +119,12 @@ describe('claim-level grounding', () => {
 
   it('flags a figure given to the wrong period', () => {
     expect(verdicts('Apple\u2019s revenue for FY2024 was $416.2 billion.')).to.deep.equal(['$416.2 billion WRONG_PERIOD']);
+  });
+
+  it('reads periods as people write them, so "fiscal 2024" is checked like FY2024', () => {
+    expect(verdicts('Apple\u2019s revenue in fiscal 2024 was $416.2 billion.')).to.deep.equal(['$416.2 billion WRONG_PERIOD']);
+    expect(verdicts('Apple\u2019s revenue in fiscal year 2024 was $391 billion, and $416.2 billion in the 2025 fiscal year.'))
+      .to.deep.equal(['$391 billion SUPPORTED', '$416.2 billion SUPPORTED']);
   });
 
   it('flags a figure given to the wrong metric, amounts and ratios alike', () => {

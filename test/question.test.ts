@@ -54,6 +54,14 @@ describe('question understanding', () => {
       expect(reading.unknownCompany).to.equal('Brightwater Dynamics');
       expect(parseQuestion('And what about EBITDA?', DIRECTORY).unknownCompany).to.equal(null);
     });
+
+    it('names an unknown company listed beside known ones instead of dropping it', () => {
+      const reading = parseQuestion('Compare Microsoft and Quillfeather revenue', DIRECTORY);
+      expect(reading.companies.map((c) => c.ticker)).to.deep.equal(['MSFT']);
+      expect(reading.unknownCompany).to.equal('Quillfeather');
+      expect(parseQuestion('MSFT vs Quillfeather Robotics net income in FY2024', DIRECTORY).unknownCompany).to.equal('Quillfeather Robotics');
+      expect(parseQuestion("Compare Microsoft's and Alphabet's revenue and net income in fiscal 2024", DIRECTORY).unknownCompany).to.equal(null);
+    });
   });
 
   describe('periods', () => {

@@ -16,6 +16,8 @@ import { companyDirectory, fiscalYearFilter, passageFilter, passageQuery } from 
 import { parseConversation, type ParsedQuestion } from './question/question';
 import { SUMMARY_TYPES, type ChatTurn, type SummaryType, type ToolRunner, type Writer } from './writer';
 import { ServiceTools } from './agent/service-tools';
+import { ANONYMOUS } from '../auth/roles';
+import type { AccessContext } from '../auth/access';
 import { findConversation, findConversationMessages, insertConversation, insertConversationMessages, updateConversation } from './conversation.repository';
 
 /** Input caps: what a request may send to the writer. */
@@ -39,6 +41,9 @@ export const COMPARE_METRICS = [
   'grossMarginChange', 'operatingMargin', 'operatingMarginChange', 'netMargin', 'netMarginChange', 'returnOnEquity', 'freeCashFlowMargin',
   'currentRatio', 'debtToEquity', 'interestCoverage', 'netDebtToEbitda',
 ];
+
+/** Work not done for a request (no caller): the agent's tools then refuse what needs a role. */
+const NO_CALLER: AccessContext = { principal: ANONYMOUS, publicReads: false };
 
 const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
@@ -138,7 +143,7 @@ export class AiService {
     return this.writer.model;
   }
 
-  async summarize(loaders: StatementLoaders, input: SummarizeInput, signal = new AbortController().signal): Promise<Summary> {
+  async summarize(loaders: StatementLoaders, input: SummarizeInput, signal = new AbortController().signal, caller: AccessContext = NO_CALLER): Promise<Summary> {
     const summaryType = (input.summaryType?.trim().toLowerCase() || 'overview') as SummaryType;
     if (!SUMMARY_TYPES.includes(summaryType)) {
       throw badUserInput(`summary_type "${input.summaryType}" is not supported; use one of ${SUMMARY_TYPES.join(', ')}`, { accepted: SUMMARY_TYPES });
@@ -149,13 +154,13 @@ export class AiService {
     const keep = named && !named.toLowerCase().startsWith('latest') ? fiscalYearFilter(company.period) : undefined;
     const passages = await relevantPassages(this.search, `${company.company.name} ${PASSAGE_QUERIES[summaryType]}`, [company.company.id], PASSAGES_PER_ANALYSIS, keep);
     const sheet: FactSheet = { companies: [company], passages };
-    const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)).trim();
+    const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, signal)).trim();
     const cited = citations(sheet, summary, passages);
     const note = unverifiedNote(this.writer, cited.grounding);
     return { summary: note ? `${summary} ${note}` : summary, summaryType, companyId: company.company.id, period: company.period, model: this.writer.model, ...cited };
   }
 
-  async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal): Promise<Comparison> {
+  async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal, caller: AccessContext = NO_CALLER): Promise<Comparison> {
     const companyIds = validCompanyIds(input.companyIds ?? [], CAPS.compare.minCompanies, CAPS.compare.maxCompanies, 'company_ids');
     const metrics = (input.metrics ?? DEFAULT_COMPARE_METRICS).map(camelCase);
     const unknown = metrics.filter((metric) => !COMPARE_METRICS.includes(metric));
@@ -165,7 +170,7 @@ export class AiService {
     const companies: CompanyFacts[] = [];
     for (const id of companyIds) companies.push(await companyFacts(this.dataSource, loaders, id, period));
     const sheet: FactSheet = { companies, passages: [] };
-    const comparison = (await generateText(this.writer, { kind: 'comparison', sheet, metrics, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)).trim();
+    const comparison = (await generateText(this.writer, { kind: 'comparison', sheet, metrics, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, signal)).trim();
     const table: ComparisonRow[] = metrics.map((metric) => {
       const facts = companies.map((c) => c.current.get(metric));
       const known = facts.find((fact) => fact !== undefined);
@@ -186,7 +191,7 @@ export class AiService {
    * its grounding (or ERROR). The conversation is stored when the answer is complete. Aborting `signal` (the client
    * went away) cancels the writer and the provider request.
    */
-  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal, ownerKeyId: number | null = null): AsyncGenerator<AnyChatEvent> {
+  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal, ownerKeyId: number | null = null, caller: AccessContext = NO_CALLER): AsyncGenerator<AnyChatEvent> {
     let turns: ChatTurn[];
     let sheet: FactSheet;
     let conversation: { id: string | null; history: ChatTurn[]; companyIds: number[]; ownerKeyId: number | null };
@@ -216,7 +221,7 @@ export class AiService {
     yield { type: 'STATUS', message: writingStatus(sheet) };
     let answer = '';
     try {
-      for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns, tools: this.tools(loaders, sheet) }, this.limits, this.slots, signal)) {
+      for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, signal)) {
         if (typeof piece !== 'string') {
           yield { type: 'STATUS', message: piece.status };
           continue;
@@ -241,8 +246,8 @@ export class AiService {
   }
 
   /** The service's operations as tools of this request (its loaders), adding what they return to the sheet. */
-  private tools(loaders: StatementLoaders, sheet: FactSheet): ToolRunner {
-    return new ServiceTools(this.dataSource, this.search, loaders, sheet);
+  private tools(loaders: StatementLoaders, sheet: FactSheet, caller: AccessContext): ToolRunner {
+    return new ServiceTools(this.dataSource, this.search, loaders, sheet, caller);
   }
 
   /** An ERROR event; a bug is logged with its detail and reported without it. */

@@ -1,12 +1,16 @@
 import { extractNumbers, type NumberKind, type NumberMention } from './numbers';
+import { metricByKey } from './question/metrics';
+import { periodMentions } from './question/periods';
+import type { FactUnit } from './fact-unit';
 
-/** How a fact's value is meant: it decides which written forms may stand for it. */
-export type FactUnit = 'money' | 'money_per_share' | 'shares' | 'fraction' | 'points' | 'multiple' | 'days';
+export type { FactUnit } from './fact-unit';
 
 /** A number the text may use: a statement field, a ratio, or a change derived from them. */
 export interface GroundingFact {
   value: number;
   unit: FactUnit;
+  /** The statement field (camelCase) it is the value of, where known: outflows are written by their size. */
+  field?: string;
 }
 
 export interface GroundingReport {
@@ -27,10 +31,45 @@ const COMPATIBLE: Record<NumberKind, FactUnit[]> = {
 
 const close = (a: number, b: number, tolerance: number) => Math.abs(Math.abs(a) - Math.abs(b)) <= tolerance * (1 + 1e-9) + 1e-12;
 
-/** The fact (by index) a mention stands for, or -1. Signs are ignored: "a loss of $1.2 billion" is -1.2e9. */
-function supportingFact(mention: NumberMention, facts: GroundingFact[]): number {
+/** A number as the check reads it: where it stands, and whether its words make it negative. */
+interface ReadMention extends NumberMention {
+  at: number;
+  /** A loss or decline word says the figure is negative ("a net loss of $862 million", "fell 3.2%"). */
+  saidNegative: boolean;
+}
+
+const NEGATIVE_BEFORE = /\b(?:(?:net |operating |gross )?loss(?:es)?|deficit|fell|declined?|decreased?|dropped|narrowed|slipped|down|shrank|contracted|negative)(?:\s+(?:of|by|was|were|is|at|a|an))*\s*\(?$/i;
+const NEGATIVE_AFTER = /^\)?\s*(?:(?:net |operating |gross )?loss|decline|decrease|drop|lower)\b/i;
+
+/** The numbers of a text with their positions and sign words; "($1.2 billion)" is negative as accountants write it. */
+function readMentions(text: string): ReadMention[] {
+  let from = 0;
+  return extractNumbers(text).map((mention) => {
+    const at = Math.max(text.indexOf(mention.text, from), 0);
+    from = at + mention.text.length;
+    const before = text.slice(Math.max(0, at - 40), at);
+    const after = text.slice(from, from + 20);
+    // "(862)" alone is negative; "$416.2 billion ($416,161 million)" restates the figure before it.
+    const parenthesized = /\(\s*$/.test(before) && !/\d\s*(?:[a-z%]+\s*)?\(\s*$/i.test(before) && /^\s*\)/.test(after);
+    return { ...mention, at, saidNegative: NEGATIVE_BEFORE.test(before) || NEGATIVE_AFTER.test(after) || parenthesized };
+  });
+}
+
+/**
+ * Whether a mention and a fact agree in sign: a negative fact needs a minus, parentheses or a loss/decline word
+ * ("$862 million" is not a loss of $862 million), except outflows, which prose gives by their size ("capex of $11 billion").
+ */
+function sameSign(mention: ReadMention, fact: GroundingFact): boolean {
+  const factNegative = fact.value < 0;
+  const mentionNegative = mention.value < 0 || mention.saidNegative;
+  if (factNegative === mentionNegative || fact.value === 0) return true;
+  return factNegative && fact.field !== undefined && Boolean(metricByKey(fact.field)?.outflow);
+}
+
+/** The fact (by index) a mention stands for, or -1: the same size, as written, and the same sign. */
+function supportingFact(mention: ReadMention, facts: GroundingFact[]): number {
   return facts.findIndex((fact) => {
-    if (!COMPATIBLE[mention.kind].includes(fact.unit)) return false;
+    if (!COMPATIBLE[mention.kind].includes(fact.unit) || !sameSign(mention, fact)) return false;
     // A bare number may be written in the statement's own units or in millions, as filings do.
     if (mention.kind === 'number') return close(mention.value, fact.value, mention.tolerance) || close(mention.value * 1e6, fact.value, mention.tolerance * 1e6);
     return close(mention.value, fact.value, mention.tolerance);
@@ -58,7 +97,7 @@ export function checkGrounding(
   // Names that are written with digits (tickers such as "2330") are not figures.
   const escaped = names.filter((name) => /\d/.test(name)).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   const masked = escaped.length ? text.replace(new RegExp(`(?<![\\w.])(?:${escaped.join('|')})(?![\\w])`, 'g'), (name) => ' '.repeat(name.length)) : text;
-  const mentions = extractNumbers(masked);
+  const mentions = readMentions(masked);
   for (const mention of mentions) {
     const fact = supportingFact(mention, facts);
     if (fact >= 0) usedFacts.add(fact);
@@ -108,7 +147,6 @@ export interface ClaimReader {
   metrics(text: string): string[];
 }
 
-const PERIOD_IN_TEXT = /\b(?:Q[1-4]-\d{4}|FY\d{4})\b/g;
 const RISE = /\b(?:rose|grew|increased|climbed|improved|widened|up|gained|expanded)\b/i;
 const FALL = /\b(?:fell|declined|decreased|dropped|narrowed|down|shrank|contracted|slipped)\b/i;
 const order = (label: string) => {
@@ -116,15 +154,21 @@ const order = (label: string) => {
   return match ? Number(match[2]) * 10 + (match[1] ? Number(match[1]) : 5) : 0;
 };
 
+interface PeriodInText {
+  label: string;
+  at: number;
+  length: number;
+}
+
 /**
  * The period label a figure belongs to: the one it is written "in"/"for" right after it ("$391 billion in FY2024"),
  * else the nearest by distance, the one before it winning a tie ("for FY2025 was $416.2 billion").
  */
-function periodOf(sentence: string, periods: Array<{ label: string; at: number }>, start: number, end: number): string | null {
+function periodOf(sentence: string, periods: PeriodInText[], start: number, end: number): string | null {
   if (periods.length === 0) return null;
-  const following = /^\s*(?:\([^)]*\)\s*)?(?:in|for|during|at)\s+(Q[1-4]-\d{4}|FY\d{4})\b/.exec(sentence.slice(end));
-  if (following) return following[1];
-  const distance = (p: { label: string; at: number }) => (p.at + p.label.length <= start ? start - (p.at + p.label.length) : p.at - end + 0.5);
+  const following = periods.find((p) => p.at >= end && /^\s*(?:\([^)]*\)\s*)?(?:in|for|during|at)\s+$/.test(sentence.slice(end, p.at)));
+  if (following) return following.label;
+  const distance = (p: PeriodInText) => (p.at + p.length <= start ? start - (p.at + p.length) : p.at - end + 0.5);
   return periods.reduce((best, p) => (distance(p) < distance(best) ? p : best)).label;
 }
 
@@ -163,15 +207,16 @@ export function checkClaims(text: string, facts: AttributedFact[], passages: Cla
     const named = reader.companies(sentence);
     const companies = named.length > 0 ? named : lastCompanies;
     if (named.length > 0) lastCompanies = named;
-    const periods = [...sentence.matchAll(PERIOD_IN_TEXT)].map((m) => ({ label: m[0], at: m.index as number }));
+    // Periods as people write them ("fiscal 2024", "Q3 FY25", "the third quarter of 2024"), read as the question parser reads them.
+    const periods = periodMentions(sentence).map((m) => ({ label: m.period.label, at: m.at, length: m.length }));
     const trailing = /\bTTM\b|trailing twelve months/i.test(sentence);
     // Text in quotation marks is what a document says: its figures are the document's to vouch for.
     const quotes = [...sentence.matchAll(/\u201c[^\u201d]*\u201d|"[^"]*"/g)].map((m) => [m.index as number, (m.index as number) + m[0].length]);
-    const mentions = extractNumbers(masked);
+    const mentions = readMentions(masked);
     let windowStart = 0;
     const bound: Array<{ claim: Claim; fact: AttributedFact | null }> = [];
     for (const mention of mentions) {
-      const at = masked.indexOf(mention.text, windowStart);
+      const at = mention.at;
       const before = sentence.slice(Math.max(windowStart, at - 80), Math.max(at, 0));
       windowStart = at >= 0 ? at + mention.text.length : windowStart;
       const metric = reader.metrics(before).at(-1) ?? null;

@@ -1,6 +1,7 @@
 /**
  * The service's own operations as tools for the language-model agent: periods, statements and series, ratios,
- * comparisons and document search. They run in-process with the request's loaders (so with the caller's role), and
+ * comparisons and document search. They run in-process with the request's loaders and only for a caller whose role
+ * allows the catalog operation each tool wraps (as the API would check it), and
  * every figure or passage they return is added to the fact sheet, which the answer is then checked against.
  */
 import type { DataSource } from 'typeorm';
@@ -8,7 +9,9 @@ import type { SearchBackend } from '../../search/ingestion.service';
 import type { StatementLoaders } from '../../statements/statement.loaders';
 import { findCompany } from '../../companies/company.service';
 import { AppError, badUserInput } from '../../shared/errors';
-import { relevantPassages, type FactSheet, type StatementFact } from '../facts';
+import { companyFacts, relevantPassages, type CompanyFacts, type FactSheet, type StatementFact } from '../facts';
+import { requireRole, type AccessContext } from '../../auth/access';
+import { CAPS, CATALOG, type OperationName } from '../../operations/catalog';
 import { formatFact, type ToolRunner } from '../writer';
 import { askedFacts, type AskedFacts } from '../question/asked-facts';
 import { findMetrics, metricByKey, type Metric } from '../question/metrics';
@@ -40,6 +43,19 @@ export const TOOL_DEFINITIONS = [
     },
   },
   {
+    name: 'compare',
+    description: 'Compares 2 to 5 companies on metrics (e.g. "revenue", "net margin") for one period ("FY2024", "latest-fy"), as the compare operation does.',
+    schema: {
+      type: 'object',
+      properties: {
+        tickers: { type: 'array', items: { type: 'string' }, description: '2 to 5 tickers' },
+        metrics: { type: 'array', items: { type: 'string' } },
+        period: { type: 'string', description: 'optional, e.g. FY2024 or latest-fy' },
+      },
+      required: ['tickers', 'metrics'],
+    },
+  },
+  {
     name: 'search_documents',
     description: 'Passages of a company\u2019s stored filings that match a query (e.g. "revenue increase driven by", "risk factors supply"), optionally of one period.',
     schema: {
@@ -50,20 +66,28 @@ export const TOOL_DEFINITIONS = [
   },
 ] as const;
 
+/** The catalog operation each tool wraps: a tool runs only for a caller whose role that operation allows. */
+const TOOL_OPERATIONS: Record<ToolName, OperationName> = { list_periods: 'company', get_figures: 'company', compare: 'compare', search_documents: 'search' };
+type ToolName = (typeof TOOL_DEFINITIONS)[number]['name'];
+const isToolName = (name: string): name is ToolName => name in TOOL_OPERATIONS;
+
 export class ServiceTools implements ToolRunner {
   constructor(
     private readonly dataSource: DataSource,
     private readonly search: SearchBackend,
     private readonly loaders: StatementLoaders,
     private readonly sheet: FactSheet,
+    private readonly caller: AccessContext,
   ) {}
 
   async run(name: string, args: Record<string, unknown>): Promise<string> {
     try {
+      if (!isToolName(name)) throw badUserInput(`unknown tool ${name}`);
+      requireRole(this.caller, CATALOG[TOOL_OPERATIONS[name]].role);
+      if (name === 'compare') return await this.compare(args);
       if (name === 'list_periods') return await this.listPeriods(String(args.ticker ?? ''));
       if (name === 'get_figures') return await this.figures(args);
-      if (name === 'search_documents') return await this.documents(String(args.ticker ?? ''), String(args.query ?? ''), args.period ? String(args.period) : null);
-      throw badUserInput(`unknown tool ${name}`);
+      return await this.documents(String(args.ticker ?? ''), String(args.query ?? ''), args.period ? String(args.period) : null);
     } catch (error) {
       // A tool's failure is the agent's to read (a wrong ticker, a bad period), not the request's end.
       if (error instanceof AppError) return JSON.stringify({ error: error.message });
@@ -104,6 +128,28 @@ export class ServiceTools implements ToolRunner {
       not_stored_periods: c.missingPeriods,
       stored_range: c.storedRange,
       figures: [...c.values, ...c.ttmValues].map((v) => ({ period: v.period, metric: v.metric.label, value: v.fact ? formatFact(v.fact, c.company.currency) : 'not stored' })),
+    })));
+  }
+
+  private async compare(args: Record<string, unknown>): Promise<string> {
+    const tickers = (Array.isArray(args.tickers) ? args.tickers : [args.tickers]).map(String);
+    if (tickers.length < CAPS.compare.minCompanies || tickers.length > CAPS.compare.maxCompanies) {
+      throw badUserInput(`compare needs ${CAPS.compare.minCompanies} to ${CAPS.compare.maxCompanies} tickers`);
+    }
+    const metrics = (Array.isArray(args.metrics) ? args.metrics : [args.metrics]).map(String)
+      .flatMap((name) => metricByKey(name) ?? findMetrics(name)).filter((m): m is Metric => !!m);
+    if (metrics.length === 0) throw badUserInput('no known metric to compare');
+    const companies: CompanyFacts[] = [];
+    for (const ticker of tickers) companies.push(await companyFacts(this.dataSource, this.loaders, (await this.company(ticker)).id, args.period ? String(args.period) : null));
+    const facts = companies.flatMap((c) => metrics.flatMap((m) => c.current.get(m.key) ?? []));
+    (this.sheet.toolFacts ??= []).push(...facts);
+    return JSON.stringify(companies.map((c) => ({
+      ticker: c.company.ticker,
+      period: c.period,
+      figures: metrics.map((m) => {
+        const fact = c.current.get(m.key);
+        return { metric: m.label, value: fact ? formatFact(fact, c.company.currency) : 'not stored' };
+      }),
     })));
   }
 

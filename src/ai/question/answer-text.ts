@@ -249,6 +249,8 @@ export function answerQuestion(facts: AskedFacts, passages: DocumentPassage[]): 
   const documents = question.intent === 'risks' || question.intent === 'drivers';
   if (question.metrics.length === 0 && !documents && facts.companies.every((c) => c.missingPeriods.length === 0)) return null;
   const parts: string[] = [];
+  // A company named beside the known ones that is not in the data: said first, not dropped silently.
+  if (question.unknownCompany) parts.push(`${question.unknownCompany} is an unknown company: no company of that name or ticker is in the data, so its figures are not available.`);
   for (const answer of facts.companies) parts.push(...missingSentences(question, answer));
   if (question.metrics.length > 0) {
     if (question.intent === 'comparison' && facts.companies.length > 1) parts.push(...comparisonAnswer(question, facts));

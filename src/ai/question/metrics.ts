@@ -3,7 +3,7 @@
  * position", "EPS"…). Statement fields come from the statement entities; ratios from the ratio definitions.
  */
 import { RATIO_DEFINITIONS } from '../../statements/ratios';
-import type { FactUnit } from '../grounding';
+import type { FactUnit } from '../fact-unit';
 
 export type MetricSource = 'income' | 'balance' | 'cashFlow' | 'ratio';
 

@@ -34,15 +34,18 @@ const QUARTER_WORD = String.raw`(?:first|1st|second|2nd|third|3rd|fourth|4th)`;
 
 interface Found {
   at: number;
+  length: number;
   period: FiscalPeriod;
 }
 
-/** Every single period the text names, in order of appearance. */
+/** Every single period the text names, in order of appearance, each label once. */
 function namedPeriods(text: string): Found[] {
+  return periodMentions(text).filter((mention, index, all) => all.findIndex((f) => f.period.label === mention.period.label) === index);
+}
+
+/** Every period mention of a text where it is written ("fiscal 2024", "Q3 FY25", "in 2023"), in order of appearance. */
+export function periodMentions(text: string): Found[] {
   const found: Found[] = [];
-  const add = (at: number, period: FiscalPeriod) => {
-    if (!found.some((f) => f.period.label === period.label)) found.push({ at, period });
-  };
   const covered: Array<[number, number]> = [];
   const free = (index: number, length: number) => !covered.some(([start, end]) => index < end && index + length > start);
   const scan = (pattern: RegExp, make: (match: RegExpExecArray) => FiscalPeriod | null) => {
@@ -51,7 +54,7 @@ function namedPeriods(text: string): Found[] {
       const period = make(match as RegExpExecArray);
       if (!period) continue;
       covered.push([match.index as number, (match.index as number) + match[0].length]);
-      add(match.index as number, period);
+      found.push({ at: match.index as number, length: match[0].length, period });
     }
   };
   // Quarters first, so "Q3 FY25" is not also read as FY2025.

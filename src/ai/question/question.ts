@@ -69,7 +69,7 @@ export function parseQuestion(text: string, directory: CompanyRef[], previous: P
       inherited.push('metrics');
     }
   }
-  const unknownCompany = companies.length === 0 || mentions.length === 0 ? unknownName(text, companies.length > 0) : null;
+  const unknownCompany = companies.length === 0 || mentions.length === 0 ? unknownName(text, companies.length > 0) : unknownAmongListed(text, directory);
   let intent = intentOf(text, companies.length, period, metrics);
   // A follow-up of a "why" or risk question about another metric keeps asking why ("And what about its operating expenses?").
   if (previous && inherited.includes('companies') && (previous.intent === 'drivers') && intent === 'value' && /^\s*(?:and|what about|how about)\b/i.test(text)) intent = 'drivers';
@@ -82,6 +82,23 @@ function unknownName(text: string, haveCompany: boolean): string | null {
   const name = unknownCompanyName(text);
   // "What about EBITDA?", "risks for Revenue": a metric's name is not a company's.
   return name && findMetrics(name).length === 0 && !/^(?:I|It|Its|They|Their|This|That|These|Those)$/.test(name) ? name : null;
+}
+
+const LISTED_NAME = String.raw`[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*`;
+const NOT_A_NAME = /^(?:I|It|Its|They|Their|This|That|These|Those|What|How|Compare|Show|FY\S*|Q[1-4]\S*)$/;
+
+/**
+ * A name listed beside known companies ("Compare Apple and Quillfeather revenue", "Apple vs Quillfeather") that is no
+ * company of the data: it must be said to be unknown rather than dropped from the answer.
+ */
+function unknownAmongListed(text: string, directory: CompanyRef[]): string | null {
+  const listed = new RegExp(String.raw`(?:\b(?:compare|and|vs\.?|versus|between|with)\s+|,\s*)(${LISTED_NAME})|(${LISTED_NAME})(?:[’']s?)?(?=\s*(?:,|\band\b|\bvs\.?|\bversus\b))`, 'g');
+  for (const match of text.matchAll(listed)) {
+    const name = (match[1] ?? match[2]).replace(/[’']s?$/, '').replace(/^(?:Compare|Between)\s+/, '').trim();
+    if (!/^[A-Z]/.test(name) || NOT_A_NAME.test(name) || findMetrics(name).length > 0) continue;
+    if (findCompanies(name, directory).length === 0) return name;
+  }
+  return null;
 }
 
 /** Reads a conversation's user turns in order, each inheriting from the one before; returns the last reading. */
