@@ -51,7 +51,7 @@ describe('access: API keys, tokens, sessions and roles', function () {
     });
 
     it('answers every present but bad key with the same 401, even on public routes', async () => {
-      const unknown = (await createApiKey(app().database.dataSource, 'soon gone', 'admin')).key.replace(/^(fis_live_)./, '$1Z');
+      const unknown = (await createApiKey(app().database.dataSource, 'soon gone', 'admin')).key.replace(/^(fis_live_)(.)/, (_match, prefix: string, first: string) => prefix + (first === 'Z' ? 'Y' : 'Z'));
       const revoked = await createApiKey(app().database.dataSource, 'revoked', 'admin');
       await revokeApiKey(app().database.dataSource, revoked.record.id);
       const bodies = new Set<string>();
