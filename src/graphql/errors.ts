@@ -2,6 +2,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { AppError, isErrorCode, statusForCode, toAppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
+import { RETRY_AFTER_SECONDS } from '../db/database-unavailable';
 
 /**
  * The AppError behind an error of a GraphQL execution, for every transport that runs the schema (/graphql,
@@ -39,15 +40,22 @@ export function asValidationErrors(errors: readonly GraphQLError[]): GraphQLErro
 
 /**
  * Apollo takes the HTTP status from errors as thrown; a code the translator decides (a database error that is the
- * caller's, a bug) gets its status here, so a failed operation never answers 200.
+ * caller's, a bug, a database outage found while executing) gets its status here, so a failed operation never
+ * answers 200. An outage anywhere in the answer makes it a 503 with Retry-After, as on every transport.
  */
 export const httpStatusFromErrors: ApolloServerPlugin = {
   async requestDidStart() {
     return {
       async willSendResponse({ response }) {
         if (response.body.kind !== 'single' || !response.body.singleResult.errors?.length) return;
+        const errors = response.body.singleResult.errors;
+        if (errors.some((error) => error.extensions?.code === 'SERVICE_UNAVAILABLE')) {
+          response.http.status = 503;
+          if (!response.http.headers.has('retry-after')) response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+          return;
+        }
         if (response.http.status !== undefined && response.http.status !== 200) return;
-        const status = statusForCode(response.body.singleResult.errors[0].extensions?.code);
+        const status = statusForCode(errors[0].extensions?.code);
         if (status !== undefined) response.http.status = status;
       },
     };

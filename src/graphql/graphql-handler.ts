@@ -13,7 +13,6 @@ import type { RequestGuard } from '../http/guard';
 import type { GraphQLLimits } from '../limits/graphql-limits';
 import { admitOperation } from './operation-admission';
 import { sendGraphiQLPage, wantsGraphiQL } from './graphiql';
-import { unavailableStatusPlugin } from './unavailable-status-plugin';
 
 export interface GraphQLOptions {
   maxBodyBytes: number;
@@ -68,7 +67,7 @@ export async function createGraphQLHandler(
     stopOnTerminationSignals: false,
     // The same parser limits as admitOperation: Apollo parses the document again, and must not parse more.
     parseOptions: { maxTokens: options.limits.maxTokens },
-    plugins: [ApolloServerPluginLandingPageDisabled(), httpStatusFromErrors, unavailableStatusPlugin()],
+    plugins: [ApolloServerPluginLandingPageDisabled(), httpStatusFromErrors],
     formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
       formatAppError(appErrorOf(error, logger, 'graphql resolver failed'), formatted),
   });
