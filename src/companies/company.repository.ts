@@ -4,6 +4,7 @@
  */
 import type { EntityManager } from 'typeorm';
 import { Company } from './company.entity';
+import { plainColumnList } from '../db/plain-columns';
 
 export interface CompanyPageQuery {
   /** Compared case-insensitively; null or empty for every sector. */
@@ -31,11 +32,17 @@ export interface ImportedCompanyRow {
 }
 
 /** A page of companies ordered by name (then id, so pages never overlap), and the total that match. */
-export function findCompanyPage(manager: EntityManager, { sector, limit, offset }: CompanyPageQuery): Promise<[Company[], number]> {
-  // The alias "c" is relied on by the benchmark's baseline, which replays this SQL.
-  const query = manager.getRepository(Company).createQueryBuilder('c');
-  if (sector) query.where('lower(c.sector) = lower(:sector)', { sector });
-  return query.orderBy('c.name').addOrderBy('c.id').skip(offset).take(limit).getManyAndCount();
+export async function findCompanyPage(manager: EntityManager, { sector, limit, offset }: CompanyPageQuery): Promise<[Company[], number]> {
+  // Plain rows shaped like the entity: hydrating entities was a fifth of the CPU of a list (issue 18).
+  const filter = sector ? 'WHERE lower(c.sector) = lower($1)' : 'WHERE $1::text IS NULL';
+  const page: Company[] = await manager.query(
+    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')} FROM companies AS c ${filter} ORDER BY c.name, c.id LIMIT $2 OFFSET $3`,
+    [sector, limit, offset],
+  );
+  // The total is needed only when the page does not already tell it.
+  if (page.length > 0 && page.length < limit) return [page, offset + page.length];
+  const [{ total }]: Array<{ total: number }> = await manager.query(`SELECT count(*)::int AS total FROM companies AS c ${filter}`, [sector]);
+  return [page, total];
 }
 
 /** The sectors that have at least one company, alphabetically. */

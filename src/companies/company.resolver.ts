@@ -70,8 +70,7 @@ export class CompanyResolver {
     @Ctx() { loaders }: RequestContext,
     @Arg('type', () => PeriodTypeEnum, { nullable: true, description: 'Only quarters or only fiscal years.' }) type: PeriodType | null,
   ): Promise<FinancialPeriod[]> {
-    const periods = await loaders.periods.load(company.id);
-    return type ? periods.filter((period) => period.type === type) : periods;
+    return type ? loaders.periodsOfType.load({ companyId: company.id, type }) : loaders.periods.load(company.id);
   }
 
   @FieldResolver(() => [FinancialPeriod], { description: 'The last `last` periods of a type, newest first, for history and charts.' })
@@ -82,7 +81,7 @@ export class CompanyResolver {
     @Arg('last', () => Int, { defaultValue: 8, description: `Number of periods, 1 to ${MAX_HISTORY}.` }) last: number,
   ): Promise<FinancialPeriod[]> {
     if (last < 1 || last > MAX_HISTORY) throw badUserInput(`last must be from 1 to ${MAX_HISTORY}, got ${last}`);
-    const periods = await loaders.periods.load(company.id);
-    return periods.filter((period) => period.type === type).slice(0, last);
+    const periods = await loaders.periodsOfType.load({ companyId: company.id, type });
+    return periods.slice(0, last);
   }
 }

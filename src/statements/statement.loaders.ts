@@ -6,7 +6,7 @@ import type { CashFlowStatement } from './cash-flow-statement.entity';
 import { compareNewestFirst, parseExactPeriod, type PeriodType } from './fiscal-period';
 import type { FinancialPeriod } from './statement.types';
 import type { ValueSource } from './value-source.type';
-import { findStatementPeriods, findStatements, findValueSources, type StatementKey, type StatementKind, type StatementOf } from './statement.repository';
+import { findStatementPeriods, findStatements, findValueSources, type StatementKey, type StatementKind, type StatementOf, type StatementPeriodRow } from './statement.repository';
 
 export type { StatementKey, StatementKind } from './statement.repository';
 
@@ -15,8 +15,14 @@ export interface AvailablePeriod extends FinancialPeriod {
   statements: Set<StatementKind>;
 }
 
+export interface PeriodsOfType {
+  companyId: number;
+  type: PeriodType;
+}
+
 export interface StatementLoaders {
   periods: DataLoader<number, AvailablePeriod[]>;
+  periodsOfType: DataLoader<PeriodsOfType, AvailablePeriod[], string>;
   income: DataLoader<StatementKey, IncomeStatement | null, string>;
   balance: DataLoader<StatementKey, BalanceSheet | null, string>;
   cashFlow: DataLoader<StatementKey, CashFlowStatement | null, string>;
@@ -36,32 +42,47 @@ function statementLoader<K extends StatementKind>(manager: EntityManager, kind: 
   );
 }
 
+/** The periods of each company, newest first, from the rows of one query. */
+function periodsByCompany(companyIds: readonly number[], rows: StatementPeriodRow[]): AvailablePeriod[][] {
+  const byCompany = new Map<number, AvailablePeriod[]>(companyIds.map((id) => [id, []]));
+  for (const row of rows) {
+    const parsed = parseExactPeriod(row.period);
+    if (!parsed) continue; // the table's CHECK constraint makes this unreachable
+    byCompany.get(row.companyId)?.push({
+      companyId: row.companyId,
+      period: parsed.label,
+      type: parsed.type,
+      fiscalYear: parsed.fiscalYear,
+      fiscalQuarter: parsed.fiscalQuarter,
+      periodStart: row.periodStart,
+      periodEnd: row.periodEnd,
+      statements: new Set(row.kinds),
+    });
+  }
+  return companyIds.map((id) => (byCompany.get(id) as AvailablePeriod[]).sort(compareNewestFirst));
+}
+
 /** The periods of many companies in one query, newest first, each with the statements it has. */
 function periodsLoader(manager: EntityManager) {
-  return new DataLoader<number, AvailablePeriod[]>(async (companyIds) => {
-    const byCompany = new Map<number, Map<string, AvailablePeriod>>(companyIds.map((id) => [id, new Map()]));
-    for (const row of await findStatementPeriods(manager, companyIds)) {
-      const periods = byCompany.get(row.companyId) as Map<string, AvailablePeriod>;
-      let available = periods.get(row.period);
-      if (!available) {
-        const parsed = parseExactPeriod(row.period);
-        if (!parsed) continue; // the table's CHECK constraint makes this unreachable
-        available = {
-          companyId: row.companyId,
-          period: parsed.label,
-          type: parsed.type,
-          fiscalYear: parsed.fiscalYear,
-          fiscalQuarter: parsed.fiscalQuarter,
-          periodStart: row.periodStart,
-          periodEnd: row.periodEnd,
-          statements: new Set(),
-        };
-        periods.set(row.period, available);
-      }
-      available.statements.add(row.kind);
-    }
-    return companyIds.map((id) => [...(byCompany.get(id) as Map<string, AvailablePeriod>).values()].sort(compareNewestFirst));
-  });
+  return new DataLoader<number, AvailablePeriod[]>(async (companyIds) => periodsByCompany(companyIds, await findStatementPeriods(manager, companyIds)));
+}
+
+/**
+ * The periods of one type of many companies, newest first: what a page of fiscal years or "latest" needs, without
+ * reading the other type's rows (a page of 20 companies' last four fiscal years read 1,446 rows for 80 otherwise).
+ */
+function periodsOfTypeLoader(manager: EntityManager) {
+  return new DataLoader<PeriodsOfType, AvailablePeriod[], string>(
+    async (keys) => {
+      const types = new Set(keys.map((key) => key.type));
+      const companyIds = [...new Set(keys.map((key) => key.companyId))];
+      // One query: of one type when the whole batch wants one (the usual case), else of both.
+      const lists = periodsByCompany(companyIds, await findStatementPeriods(manager, companyIds, types.size === 1 ? keys[0].type : null));
+      const byCompany = new Map(companyIds.map((id, i) => [id, lists[i]]));
+      return keys.map(({ companyId, type }) => (byCompany.get(companyId) as AvailablePeriod[]).filter((period) => period.type === type));
+    },
+    { cacheKeyFn: ({ companyId, type }) => `${companyId}|${type}` },
+  );
 }
 
 /** Value sources of (company, period) per statement, batched: a page of statements costs one query per kind. */
@@ -83,6 +104,7 @@ function provenanceLoader(manager: EntityManager, kind: StatementKind) {
 export function createStatementLoaders(manager: EntityManager): StatementLoaders {
   return {
     periods: periodsLoader(manager),
+    periodsOfType: periodsOfTypeLoader(manager),
     income: statementLoader(manager, 'income'),
     balance: statementLoader(manager, 'balance'),
     cashFlow: statementLoader(manager, 'cashFlow'),

@@ -2,14 +2,16 @@
  * Store of the financial statements (income, balance sheet, cash flow) and the sources of their imported values.
  * All statement SQL lives here. Every function takes the EntityManager to run on, so it joins the caller's
  * transaction when there is one (PGlite has a single backend session: a query outside it would wait forever).
- * Statement columns are never listed by hand: writes and reads go through the entities, so a new line item is a
- * column on its entity (and a migration), nothing here.
+ * Statement columns are never listed by hand: writes go through the entities and reads list the entities' columns,
+ * so a new line item is a column on its entity (and a migration), nothing here.
  */
 import type { EntityManager } from 'typeorm';
 import { IncomeStatement } from './income-statement.entity';
 import { BalanceSheet } from './balance-sheet.entity';
 import { CashFlowStatement } from './cash-flow-statement.entity';
 import type { ValueSource } from './value-source.type';
+import type { PeriodType } from './fiscal-period';
+import { plainColumnList } from '../db/plain-columns';
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow';
 
@@ -29,13 +31,13 @@ export interface StatementKey {
   period: string;
 }
 
-/** One row per (company, period, statement kind) that exists, with the period's dates (YYYY-MM-DD). */
+/** One row per (company, period) that has a statement, with the period's dates (YYYY-MM-DD) and the kinds it has. */
 export interface StatementPeriodRow {
   companyId: number;
   period: string;
   periodStart: string;
   periodEnd: string;
-  kind: StatementKind;
+  kinds: StatementKind[];
 }
 
 /** One imported value's source, as the SEC import writes it: what the API shows, and where it belongs. */
@@ -53,25 +55,35 @@ const tableOf = (manager: EntityManager, kind: StatementKind) => manager.getRepo
 
 /** The statements of one kind for many (company, period) keys, in one query; keys without a statement have no row. */
 export function findStatements<K extends StatementKind>(manager: EntityManager, kind: K, keys: readonly StatementKey[]): Promise<Array<StatementOf<K>>> {
-  return manager
-    .getRepository<StatementOf<K>>(STATEMENT_ENTITIES[kind])
-    .createQueryBuilder('s')
-    .where('(s.company_id, s.period) IN (SELECT * FROM unnest(CAST(:companyIds AS int[]), CAST(:periods AS text[])))', {
-      companyIds: keys.map((key) => key.companyId),
-      periods: keys.map((key) => key.period),
-    })
-    .getMany();
+  // Plain rows shaped like the entity, not hydrated entities: hydration was the dearest part of a nested page.
+  const metadata = manager.getRepository(STATEMENT_ENTITIES[kind]).metadata;
+  return manager.query(
+    `SELECT ${plainColumnList(metadata, 's')} FROM ${metadata.tableName} AS s
+      WHERE (s.company_id, s.period) IN (SELECT * FROM unnest($1::int[], $2::text[]))`,
+    [keys.map((key) => key.companyId), keys.map((key) => key.period)],
+  );
 }
 
-/** Every (company, period, kind) of the given companies that has a statement, in one query. */
-export async function findStatementPeriods(manager: EntityManager, companyIds: readonly number[]): Promise<StatementPeriodRow[]> {
+/** Fiscal-year periods are labelled FY<yyyy>, quarters Q<n>-<yyyy>. */
+const PERIOD_LABEL_PATTERN: Record<PeriodType, string> = { ANNUAL: 'FY%', QUARTER: 'Q%' };
+
+/**
+ * Every period of the given companies that has a statement, with the kinds it has, in one query; only periods of
+ * `type` when one is given (a page of fiscal years needs none of the quarters). The dates are the first statement's,
+ * in the order income, balance sheet, cash flow.
+ */
+export async function findStatementPeriods(manager: EntityManager, companyIds: readonly number[], type: PeriodType | null = null): Promise<StatementPeriodRow[]> {
   const union = (Object.keys(STATEMENT_ENTITIES) as StatementKind[])
-    .map((kind) => `SELECT company_id, period, period_start, period_end, '${kind}' AS kind FROM ${tableOf(manager, kind)} WHERE company_id = ANY($1)`)
+    .map((kind, rank) => `SELECT company_id, period, period_start, period_end, '${kind}' AS kind, ${rank} AS rank FROM ${tableOf(manager, kind)}
+       WHERE company_id = ANY($1) AND ($2::text IS NULL OR period LIKE $2)`)
     .join(' UNION ALL ');
   return manager.query(
-    `SELECT company_id AS "companyId", period, to_char(period_start, 'YYYY-MM-DD') AS "periodStart",
-            to_char(period_end, 'YYYY-MM-DD') AS "periodEnd", kind FROM (${union}) AS s`,
-    [companyIds],
+    `SELECT company_id AS "companyId", period,
+            to_char((array_agg(period_start ORDER BY rank))[1], 'YYYY-MM-DD') AS "periodStart",
+            to_char((array_agg(period_end ORDER BY rank))[1], 'YYYY-MM-DD') AS "periodEnd",
+            array_agg(kind ORDER BY rank) AS kinds
+       FROM (${union}) AS s GROUP BY company_id, period`,
+    [companyIds, type ? PERIOD_LABEL_PATTERN[type] : null],
   );
 }
 

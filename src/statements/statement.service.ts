@@ -27,7 +27,7 @@ export async function resolvePeriod(
   const request = parsePeriodRequest(periodArgument);
   if (request.kind === 'ttm') throw new AppError('BAD_USER_INPUT', `"ttm" is accepted by statements and ratios only; use ${PERIOD_FORMS.replace(/,? or "ttm".*$/, '')}`);
   if (request.kind === 'exact') return request.period;
-  const newest = newestPeriod(await loaders.periods.load(companyId), request.type, kind);
+  const newest = newestPeriod(await loaders.periodsOfType.load({ companyId, type: request.type }), request.type, kind);
   return newest ? parseExactPeriod(newest.period) : null;
 }
 

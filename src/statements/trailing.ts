@@ -47,7 +47,7 @@ type FlowStatement<K extends FlowKind> = K extends 'income' ? IncomeStatement : 
  * the company has no quarter at all; NOT_FOUND naming the missing quarters when one of the four is missing.
  */
 export async function trailingFlows<K extends FlowKind>(loaders: StatementLoaders, kind: K, companyId: number, newest?: FiscalPeriod): Promise<FlowStatement<K> | null> {
-  const end = newest ?? parseExactPeriod(newestPeriod(await loaders.periods.load(companyId), 'QUARTER', kind)?.period ?? '');
+  const end = newest ?? parseExactPeriod(newestPeriod(await loaders.periodsOfType.load({ companyId, type: 'QUARTER' }), 'QUARTER', kind)?.period ?? '');
   if (!end) return null;
   const quarters = trailingQuarters(end);
   const loader = loaders[kind] as unknown as { load(key: { companyId: number; period: string }): Promise<FlowStatement<K> | null> };
@@ -62,6 +62,6 @@ export async function trailingFlows<K extends FlowKind>(loaders: StatementLoader
 
 /** The balance sheet of TTM figures: the newest quarter's, as it is. */
 export async function trailingBalance(loaders: StatementLoaders, companyId: number): Promise<BalanceSheet | null> {
-  const newest = newestPeriod(await loaders.periods.load(companyId), 'QUARTER', 'balance');
+  const newest = newestPeriod(await loaders.periodsOfType.load({ companyId, type: 'QUARTER' }), 'QUARTER', 'balance');
   return newest ? loaders.balance.load({ companyId, period: newest.period }) : null;
 }

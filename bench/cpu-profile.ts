@@ -1,0 +1,140 @@
+/**
+ * Where the CPU of one kind of request goes: the service under autocannon load while the V8 profiler samples its
+ * main thread, self time summed by layer (Apollo, graphql-js, type-graphql, TypeORM, pg, JSON, our code, ...).
+ * The load comes from a worker thread, so the samples are the service's alone.
+ *
+ *   npm run bench:profile                      nested page (20 companies) on the embedded PostgreSQL
+ *   npm run bench:profile -- list              GET /v1/companies instead
+ *   DATABASE_URL=postgres://...                on that server, in a database created for the run and dropped after
+ *   BENCH_SECONDS=5                            profiled seconds (default 10), after a 3 s warm-up
+ *   PROFILE_FILE=nested.cpuprofile             also keep the raw profile (opens in Chrome DevTools)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Session } from 'node:inspector/promises';
+import autocannon from 'autocannon';
+import { startApp } from '../src/app';
+import { loadConfig } from '../src/config/config';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { createLogger } from '../src/shared/logger';
+import { BenchError, Teardown, createThrowawayDatabase, messageOf } from './bench-support';
+import { nestedPageQuery } from './workloads';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Layers in the order they are tried: the first whose test matches a frame's script takes its samples. */
+const LAYERS: Array<[string, (url: string, name: string) => boolean]> = [
+  ['garbage collection', (_url, name) => name === '(garbage collector)'],
+  ['idle', (_url, name) => name === '(idle)' || name === '(program)'],
+  ['Apollo request pipeline', (url) => url.includes('/node_modules/@apollo/')],
+  ['graphql-js execution', (url) => url.includes('/node_modules/graphql/')],
+  ['type-graphql', (url) => url.includes('/node_modules/type-graphql/')],
+  ['TypeORM (query building, hydration)', (url) => url.includes('/node_modules/typeorm/')],
+  ['pg driver', (url) => /\/node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-\w+)\//.test(url)],
+  ['dataloader', (url) => url.includes('/node_modules/dataloader/')],
+  ['other packages', (url) => url.includes('/node_modules/')],
+  ['our code', (url) => /\/dist\/(src|rest-facade)\//.test(url)],
+  ['JSON', (url, name) => url === '' && (name === 'stringify' || name === 'parse')],
+  ['Node core and native', () => true],
+];
+
+/** Self time per layer, as shares of the busy (non-idle) time. */
+function summarize(profile: Profile): Array<{ layer: string; ms: number; share: number }> {
+  const layerOf = new Map<number, string>();
+  for (const node of profile.nodes) {
+    const { url, functionName } = node.callFrame;
+    layerOf.set(node.id, (LAYERS.find(([, test]) => test(url, functionName)) as [string, unknown])[0]);
+  }
+  const micros = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const layer = layerOf.get(id) as string;
+    micros.set(layer, (micros.get(layer) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
+  micros.delete('idle');
+  const busy = [...micros.values()].reduce((a, b) => a + b, 0);
+  return [...micros.entries()]
+    .map(([layer, us]) => ({ layer, ms: us / 1000, share: busy > 0 ? us / busy : 0 }))
+    .sort((a, b) => b.ms - a.ms);
+}
+
+function load(url: string, seconds: number, init: { method: 'GET' | 'POST'; body?: string }): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections: 10, duration: seconds, method: init.method, body: init.body, headers: { 'content-type': 'application/json' }, workers: 1 },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+async function main(teardown: Teardown): Promise<void> {
+  const target = process.argv[2] ?? 'nested';
+  if (target !== 'nested' && target !== 'list') throw new BenchError(`unknown request "${target}" (nested or list)`);
+  const seconds = Number(process.env.BENCH_SECONDS || '10');
+  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-profile-'));
+  teardown.add('remove temp dir', () => fs.rmSync(tempDir, { recursive: true, force: true }));
+  const serverUrl = process.env.DATABASE_URL?.trim();
+  let url: string;
+  if (serverUrl) {
+    url = (await createThrowawayDatabase(serverUrl, teardown)).url;
+  } else {
+    const embedded = await startEmbeddedPostgres(path.join(tempDir, 'pglite'), 1);
+    teardown.add('stop embedded PostgreSQL', () => embedded.stop());
+    url = embedded.url;
+  }
+  const config = loadConfig({
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: tempDir, DATABASE_URL: url, DB_POOL_SIZE: serverUrl ? '10' : '1', LOG_LEVEL: 'error',
+    RATE_LIMIT_READS: '999999999/60',
+  });
+  const app = await startApp(config, createLogger('error'));
+  teardown.add('close service', () => app.close());
+
+  const request = target === 'nested'
+    ? { url: `${app.url}/graphql`, method: 'POST' as const, body: JSON.stringify({ query: nestedPageQuery(20) }) }
+    : { url: `${app.url}/v1/companies`, method: 'GET' as const };
+  await load(request.url, 3, request);
+
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  const cpuBefore = process.cpuUsage();
+  const result = await load(request.url, seconds, request);
+  const cpu = process.cpuUsage(cpuBefore);
+  const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+  session.disconnect();
+  if (process.env.PROFILE_FILE) fs.writeFileSync(process.env.PROFILE_FILE, JSON.stringify(profile));
+
+  const requests = result.requests.total;
+  if (result.non2xx > 0 || result.errors > 0) throw new BenchError(`${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
+  const lines = [
+    `CPU profile: ${target === 'nested' ? 'POST /graphql nested page (20 companies × 4 fiscal years × 3 statements)' : 'GET /v1/companies'}`,
+    `database     ${serverUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL (PGlite)'}; load ${os.loadavg()[0].toFixed(2)}`,
+    `requests     ${requests} in ${seconds} s (${result.requests.average.toFixed(1)} req/s), process CPU ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms per request`,
+    '',
+    ...summarize(profile).map(({ layer, ms, share }) => `  ${layer.padEnd(38)} ${(share * 100).toFixed(1).padStart(5)} %  ${(ms / requests).toFixed(2).padStart(6)} ms/req`),
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+const teardown = new Teardown();
+main(teardown)
+  .catch((error: unknown) => {
+    process.stderr.write(`profile failed: ${error instanceof BenchError ? error.message : ((error as Error)?.stack ?? messageOf(error))}\n`);
+    process.exitCode = 1;
+  })
+  .finally(async () => {
+    for (const leftover of await teardown.runAll()) process.stderr.write(`shutdown: ${leftover}\n`);
+    setTimeout(() => process.exit(), 2000).unref();
+  });
