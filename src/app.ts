@@ -122,6 +122,12 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     }
 
     const authenticator = new Authenticator(database.dataSource, tokenSettings(config, logger));
+    if (config.databaseUrl && !config.redisUrl) {
+      // A shared database invites a second instance, and each instance would then grant the whole budget again.
+      logger.warn('rate limits are per instance: without REDIS_URL every instance on this database counts its own budgets', {
+        rateLimitStore: 'memory',
+      });
+    }
     const limiter = new RateLimiter(config.rateLimits, config.redisUrl ? new RedisRateStore(config.redisUrl) : new MemoryRateStore(), logger);
     const guard = new RequestGuard(authenticator, limiter);
 

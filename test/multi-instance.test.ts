@@ -3,7 +3,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { Client } from 'pg';
-import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
+import { freshDataDir, startTestApp, testConfig, TARGET } from './helpers/test-app';
+import { startApp } from '../src/app';
+import { createLogger } from '../src/shared/logger';
 import { requestAs } from './helpers/http';
 
 const SEED_CLI = path.join(__dirname, '..', 'src', 'cli', 'seed.js');
@@ -29,11 +31,16 @@ describe('start-up on a shared or fresh database', function () {
       url.pathname = `/${name}`;
       try {
         // One of them with a single connection, as a small deployment might run it.
+        const warnings: string[] = [];
         const [first, second] = await Promise.all([
-          startTestApp({ databaseUrl: url.toString(), dbPoolSize: 1 }),
+          startApp(testConfig({ databaseUrl: url.toString(), dbPoolSize: 1, redisUrl: null }), createLogger('warn', (line) => warnings.push(line))),
           startTestApp({ databaseUrl: url.toString(), dbPoolSize: 4 }),
         ]);
         try {
+          // Without Redis each instance counts its own rate-limit budgets: the operator is told at start-up.
+          expect(warnings.map((line) => JSON.parse(line).message)).to.include(
+            'rate limits are per instance: without REDIS_URL every instance on this database counts its own budgets',
+          );
           const a = await requestAs(null, '/v1/companies?limit=100', {}, first.url);
           const b = await requestAs(null, '/v1/companies?limit=100', {}, second.url);
           expect(a.body.meta.total).to.equal(44);
