@@ -1,347 +1,335 @@
 /**
- * HTTP benchmark of the service against a bare baseline, printed as one table (no pass/fail).
+ * HTTP benchmark of the service against the bare limit and a peer, in one run, printed as tables (no pass/fail).
  *
- * The baseline is about the least any server can do for `GET /v1/companies`: node:http plus a `pg` pool sending the
- * very statements the service sends for that page, answering the same JSON. The service's requests/s divided by the
- * baseline's is therefore what everything the service adds on top costs (routing, GraphQL execution, TypeORM).
+ * Three servers answer the same pages from the same tables, each in its own process:
+ *   bare          node:http + `pg`, one SQL statement per request in which PostgreSQL builds the whole JSON: about
+ *                 the least any server can do (its answers are checked equal to the service's before timing);
+ *   PostGraphile  PostGraphile 5, Amber preset, set up by the bench on the same database: the peer;
+ *   service       this service, over REST (/v1) and GraphQL (/graphql).
+ * The pages: the list of 20 companies, one income statement, and the nested page (companies × their last four
+ * fiscal years × income, balance sheet and cash flow) at 5, 20 and 100 companies (the demo data has 44). Rounds are
+ * interleaved (every server of a page, in a rotating order, then the next page), so a busy spell on the machine
+ * hits all servers alike; each figure is the median of the rounds and is also shown as a ratio to the bare limit
+ * and to PostGraphile of the same page. CPU per request is the server process's own CPU time over the requests it
+ * answered. Then the parser-flood drill, two service instances on one PostgreSQL server, and memory under the
+ * nested load and across a soak.
  *
- * Then one more figure: the p50/p95 latency of `GET /v1/companies/:id` alone, and again while two anonymous clients
- * each send a ~0.9 MB GraphQL document of 300,000 directives once a second (the parser-limit fault drill). The two
- * runs are back to back in the same process, so the ratio of their p95s is what the attack costs other callers.
- *
- *   npm run bench                 embedded PostgreSQL (PGlite) in a fresh temp dir
+ *   npm run bench                 full run: 3 rounds × 10 s per server and page; the soak (5 min) on the last database
+ *   npm run bench -- --quick      1 round × 3 s, no soak: for iteration (about 2 minutes a database)
+ *   npm run bench -- --soak       also the soak in a quick run; --no-soak skips it in a full run
  *   npm run bench -- --json       the same figures as one JSON object on stdout
- *   BENCH_SECONDS=5               length of each timed run (default 10), after a 2 s warm-up that is not reported
- *   DATABASE_URL=postgres://...   run against that server, in a database created for the run and dropped after it
+ *   BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_SOAK_SECONDS=60   override the lengths
+ *   DATABASE_URL=postgres://...   also on that server (after the embedded database), in a database created for the
+ *                                 run and dropped after it; the two-instance figure needs it
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
-import { Pool } from 'pg';
-import { startApp, type App } from '../src/app';
-import { loadConfig } from '../src/config/config';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
-import { sendJson } from '../src/http/respond';
-import { createLogger, type Logger } from '../src/shared/logger';
-import { BenchError, Teardown, createThrowawayDatabase, messageOf, type BenchDatabase } from './bench-support';
+import { BenchError, Teardown, createThrowawayDatabase, messageOf, withClient, type BenchDatabase } from './bench-support';
+import type { ServerKind, ServerMessage, ServerUsage } from './bench-server';
+import { camelCase } from './bare-server';
+import { nestedPageQuery } from './workloads';
 
 const CONNECTIONS = 10;
-const WARMUP_SECONDS = 2;
-/** Companies per page when the request names no limit (DEFAULT_PAGE_SIZE of the service). */
-const PAGE_SIZE = 20;
 const PERIOD = 'FY2024';
-/** A server counts as idle once it has sent no SQL for this long (far longer than any gap within one request). */
-const QUIET_MS = 300;
-/** Longest wait for a server to go idle; past it the bench goes on regardless. */
+const NESTED_PAGE_SIZES = [5, 20, 100];
+/** Longest wait for a server to finish the requests a run left in flight. */
 const SETTLE_LIMIT_MS = 15_000;
-/** How long a clean exit may take once everything is closed before we call it a leak and exit anyway. */
 const EXIT_GRACE_MS = 5_000;
-
+/** RSS and retained heap are sampled this often during the soak. */
+const SOAK_SAMPLE_SECONDS = 30;
+const OPERATIONS_DIR = path.join(__dirname, '..', '..', 'rest-facade', 'operations');
 
 // ---------------------------------------------------------------------------------------------------------------
 // Options
 
 interface BenchOptions {
-  seconds: number;
   json: boolean;
-  /** Server on which to create the throw-away database; null for the embedded PostgreSQL. */
+  quick: boolean;
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  /** 0: no soak. */
+  soakSeconds: number;
+  /** Server on which to create the throw-away database; null for the embedded PostgreSQL only. */
   serverUrl: string | null;
 }
 
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
+  const raw = env[name]?.trim() || String(fallback);
+  if (!/^\d+$/.test(raw) || Number(raw) < minimum) throw new BenchError(`${name} must be a whole number, at least ${minimum}; got "${env[name]}"`);
+  return Number(raw);
+}
+
 function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
-  const unknown = argv.find((arg) => arg !== '--json');
-  if (unknown !== undefined) throw new BenchError(`unknown argument "${unknown}" (the only flag is --json)`);
-  const seconds = env.BENCH_SECONDS?.trim() || '10';
-  if (!/^\d+$/.test(seconds) || Number(seconds) < 1) {
-    throw new BenchError(`BENCH_SECONDS must be a whole number of seconds, at least 1; got "${env.BENCH_SECONDS}"`);
-  }
-  return { seconds: Number(seconds), json: argv.includes('--json'), serverUrl: env.DATABASE_URL?.trim() || null };
+  const flags = ['--json', '--quick', '--soak', '--no-soak'];
+  const unknown = argv.find((arg) => !flags.includes(arg));
+  if (unknown !== undefined) throw new BenchError(`unknown argument "${unknown}" (flags: ${flags.join(', ')})`);
+  const quick = argv.includes('--quick');
+  const soak = argv.includes('--no-soak') ? false : quick ? argv.includes('--soak') : true;
+  return {
+    json: argv.includes('--json'),
+    quick,
+    rounds: wholeNumber(env, 'BENCH_ROUNDS', quick ? 1 : 3, 1),
+    seconds: wholeNumber(env, 'BENCH_SECONDS', quick ? 3 : 10, 1),
+    warmupSeconds: quick ? 1 : 2,
+    soakSeconds: soak ? wholeNumber(env, 'BENCH_SOAK_SECONDS', 300, SOAK_SAMPLE_SECONDS) : 0,
+    serverUrl: env.DATABASE_URL?.trim() || null,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Database
+// Servers, each in its own process
+
+interface ServerProcess {
+  kind: ServerKind;
+  url: string;
+  usage(): Promise<ServerUsage>;
+  /** Waits until the requests a run left in flight are answered. */
+  settle(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startServer(kind: ServerKind, database: BenchDatabase, teardown: Teardown): Promise<ServerProcess> {
+  const child: ChildProcess = fork(path.join(__dirname, 'bench-server.js'), [], {
+    env: { ...process.env, BENCH_SERVER: kind, BENCH_DATABASE_URL: database.url, BENCH_POOL_SIZE: String(database.poolSize) },
+    // --expose-gc: the retained heap is measured after a full collection.
+    execArgv: ['--expose-gc'],
+    // Their logs are kept, not shown (PostGraphile warns of every type it cannot map, e.g. pgvector's), and are
+    // told only when a server fails to start.
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let logTail = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    logTail = (logTail + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  teardown.add(`stop ${kind} server`, async () => {
+    child.send({ type: 'stop' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (message: ServerMessage) => {
+      if (message.type === 'ready') resolve(message.url);
+      else reject(new BenchError(`the ${kind} server did not start: ${message.type === 'failed' ? message.message : message.type}\n${logTail}`));
+    });
+    child.once('exit', (code) => reject(new BenchError(`the ${kind} server exited during start-up with code ${code}\n${logTail}`)));
+  });
+  const usage = () =>
+    new Promise<ServerUsage>((resolve) => {
+      const onMessage = (message: ServerMessage) => {
+        if (message.type !== 'usage') return;
+        child.off('message', onMessage);
+        resolve(message.usage);
+      };
+      child.on('message', onMessage);
+      child.send({ type: 'usage' });
+    });
+  const settle = async () => {
+    const deadline = Date.now() + SETTLE_LIMIT_MS;
+    while ((await usage()).inFlight > 0 && Date.now() < deadline) await sleep(50);
+  };
+  return { kind, url, usage, settle };
+}
 
 async function startEmbedded(tempDir: string, teardown: Teardown): Promise<BenchDatabase> {
-  // Two connections, one for the service's pool and one for the baseline's. They share PGlite's single session,
-  // which is safe only because the scenarios run one after another, never both servers at once.
-  const embedded = await startEmbeddedPostgres(path.join(tempDir, 'pglite'), 2);
+  // One connection per server process (four: service, bare, PostGraphile, and a spare). They share PGlite's single
+  // session, which is safe only because one server is timed at a time and each is settled before the next.
+  const embedded = await startEmbeddedPostgres(path.join(tempDir, 'pglite'), 4);
   teardown.add('stop embedded PostgreSQL', () => embedded.stop());
-  return { kind: 'embedded', description: `embedded PostgreSQL (PGlite) in ${tempDir}`, url: embedded.url, poolSize: 1 };
+  return { kind: 'embedded', description: 'embedded PostgreSQL (PGlite)', url: embedded.url, poolSize: 1 };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// SQL the service runs
+// Pages
 
-interface Statement {
-  text: string;
-  values: unknown[];
-}
+type TargetName = 'bare' | 'PostGraphile' | 'service REST' | 'service GraphQL';
 
-/** The two statements listCompanies sends for one page: the page itself and the total. */
-interface ListStatements {
-  page: Statement;
-  count: Statement;
-}
-
-/**
- * The service's logger, which on request also keeps the SQL that TypeORM reports (as debug "sql" events, sent
- * whatever the log level). This lets the baseline send exactly what the service sends, instead of a hand-written
- * copy that could drift from listCompanies.
- */
-class SqlRecorder implements Logger {
-  private recording: Statement[] | null = null;
-
-  constructor(private readonly inner: Logger) {}
-
-  debug(message: string, fields?: Record<string, unknown>): void {
-    if (this.recording && message === 'sql' && typeof fields?.query === 'string') {
-      this.recording.push({ text: fields.query, values: Array.isArray(fields.parameters) ? fields.parameters : [] });
-    }
-    this.inner.debug(message, fields);
-  }
-  info(message: string, fields?: Record<string, unknown>): void {
-    this.inner.info(message, fields);
-  }
-  warn(message: string, fields?: Record<string, unknown>): void {
-    this.inner.warn(message, fields);
-  }
-  error(message: string, fields?: Record<string, unknown>): void {
-    this.inner.error(message, fields);
-  }
-
-  /** The statements sent while `work` runs; nothing else may use the service meanwhile. */
-  async record(work: () => Promise<void>): Promise<Statement[]> {
-    this.recording = [];
-    try {
-      await work();
-      return this.recording;
-    } finally {
-      this.recording = null;
-    }
-  }
-}
-
-/** Asks the service for the default page of companies once, keeping its answer and the SQL it ran for it. */
-async function recordDefaultPage(recorder: SqlRecorder, serviceUrl: string): Promise<{ statements: ListStatements; body: any }> {
-  let body: any;
-  const sent = await recorder.record(async () => {
-    body = await getOk(`${serviceUrl}/v1/companies`);
-  });
-  const counts = sent.filter((statement) => /\bcount\s*\(/i.test(statement.text));
-  const pages = sent.filter((statement) => !counts.includes(statement));
-  if (counts.length !== 1 || pages.length !== 1) {
-    const list = sent.map((statement) => `  ${statement.text}`).join('\n') || '  (none)';
-    throw new BenchError(`expected GET /v1/companies to send one page query and one count, it sent:\n${list}`);
-  }
-  return { statements: { page: pages[0], count: counts[0] }, body };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Baseline server
-
-/**
- * Turns a page row into the list item the REST facade answers. TypeORM names each selected column
- * `<alias>_<column>`, and "c" is listCompanies' alias. (Checked: the baseline's answer must equal the service's.)
- */
-function listItem(row: Record<string, unknown>): Record<string, unknown> {
-  return { id: row.c_id, name: row.c_name, ticker: row.c_ticker, sector: row.c_sector };
-}
-
-interface Baseline {
-  url: string;
-  /** Statements sent so far, like the service's QueryCounter. */
-  queriesSent(): number;
-}
-
-/** node:http + pg answering `GET /v1/companies` like the service does. */
-async function startBaseline(database: BenchDatabase, statements: ListStatements, teardown: Teardown): Promise<Baseline> {
-  const pool = new Pool({ connectionString: database.url, max: database.poolSize });
-  // An idle connection can fail, and does at teardown: pg-pool's end() resolves before its connections have closed,
-  // so DROP DATABASE ... WITH (FORCE) may terminate one of them. Unheard, that error would crash the bench; a query
-  // on a failed connection still fails on its own.
-  pool.on('error', () => undefined);
-  teardown.add('end baseline pool', () => pool.end());
-  let queriesSent = 0;
-
-  // Like TypeORM's getManyAndCount: one connection, the page then the count, one after the other.
-  const defaultPage = async () => {
-    const client = await pool.connect();
-    try {
-      queriesSent += 1;
-      const page = await client.query(statements.page.text, statements.page.values);
-      queriesSent += 1;
-      const count = await client.query(statements.count.text, statements.count.values);
-      const total = Number(Object.values(count.rows[0] as Record<string, unknown>)[0]);
-      return { success: true, data: page.rows.map(listItem), meta: { total, limit: PAGE_SIZE, offset: 0 } };
-    } finally {
-      client.release();
-    }
-  };
-
-  const server = http.createServer((req, res) => {
-    if (req.method !== 'GET' || req.url !== '/v1/companies') {
-      sendJson(res, 404, { success: false, error: { code: 'NOT_FOUND', message: `No route ${req.method} ${req.url}` } });
-      return;
-    }
-    defaultPage().then(
-      (body) => sendJson(res, 200, body),
-      (error: unknown) => sendJson(res, 500, { success: false, error: { code: 'INTERNAL_SERVER_ERROR', message: messageOf(error) } }),
-    );
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  // Registered after the pool, so it runs before it: no request is left holding a connection when the pool ends.
-  teardown.add('close baseline server', () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, queriesSent: () => queriesSent };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Scenarios
-
-interface Scenario {
-  label: string;
+interface Target {
+  name: TargetName;
+  server: ServerProcess;
   method: 'GET' | 'POST';
-  url: string;
-  /** What the table shows for the request. */
-  request: string;
-  headers?: Record<string, string>;
+  path: string;
   body?: string;
-  /** Throws when a 200 answer is not the one this scenario is meant to time. */
+  /** Throws when a 200 answer is not the page this target is meant to time. */
   check(body: any): void;
-  /** SQL statements the answering server has sent so far. */
-  queriesSent(): number;
 }
 
-const NESTED_QUERY = `{
-  companies(limit: ${PAGE_SIZE}) {
-    items {
-      id
-      ticker
-      incomeStatement(period: "${PERIOD}") { netIncome revenue }
-      balanceSheet(period: "${PERIOD}") { totalAssets }
-      cashFlow(period: "${PERIOD}") { freeCashFlow }
-    }
-  }
-}`;
+interface Page {
+  name: string;
+  targets: Target[];
+}
 
 function expectThat(condition: unknown, what: string): void {
   if (!condition) throw new BenchError(what);
 }
 
-function defineScenarios(baseline: Baseline, app: App, servicePage: any): Scenario[] {
-  const serviceQueries = () => app.database.counter.count;
-  const firstId: number = servicePage.data[0].id;
-  const incomePath = `/v1/companies/${firstId}/income-statement?period=${PERIOD}`;
-  return [
+const graphqlBody = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, variables });
+const storedOperation = (name: string) => fs.readFileSync(path.join(OPERATIONS_DIR, `${name}.graphql`), 'utf8');
+
+async function fetchJson(url: string, init?: RequestInit): Promise<any> {
+  const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json' } });
+  const text = await response.text();
+  if (response.status !== 200) throw new BenchError(`${init?.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BenchError(`${init?.method ?? 'GET'} ${url} answered non-JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+const postGraphQL = (server: ServerProcess, query: string, variables?: Record<string, unknown>) =>
+  fetchJson(`${server.url}/graphql`, { method: 'POST', body: graphqlBody(query, variables) });
+
+/** The three servers' requests for each page, with what each answer must be. */
+async function definePages(servers: Record<ServerKind, ServerProcess>, databaseUrl: string): Promise<Page[]> {
+  const { service, bare, postgraphile } = servers;
+  const firstPage = await fetchJson(`${service.url}/v1/companies`);
+  const companyId: number = firstPage.data[0].id;
+  const total: number = firstPage.meta.total;
+  const companies = (size: number) => Math.min(size, total);
+  // The income statement's columns, as the bare server answers them, so the service can be asked the same fields.
+  const incomeFields = await withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'income_statements' AND column_name <> 'id' ORDER BY ordinal_position`,
+    );
+    return rows.map((row) => camelCase(row.column_name));
+  });
+  const fullStatement = await postGraphQL(service, `query($id: Int!) { company(id: $id) { incomeStatement(period: "${PERIOD}") { ${incomeFields.join(' ')} } } }`, { id: companyId });
+  const sameAs = (expected: unknown, what: string) => (body: unknown) =>
+    // The bare limit is only a fair yardstick if it answers exactly what the service answers.
+    expectThat(isDeepStrictEqual(body, expected), `the bare answer for ${what} differs from the service's`);
+
+  const pages: Page[] = [
     {
-      label: '(a) bare',
-      method: 'GET',
-      url: `${baseline.url}/v1/companies`,
-      request: 'GET /v1/companies',
-      // The baseline is only a fair yardstick if it answers exactly what the service answers.
-      check: (body) => expectThat(isDeepStrictEqual(body, servicePage), 'the baseline answer differs from the service answer'),
-      queriesSent: baseline.queriesSent,
+      name: 'list of 20 companies',
+      targets: [
+        { name: 'bare', server: bare, method: 'GET', path: '/list?limit=20', check: sameAs(firstPage, 'the list') },
+        {
+          name: 'PostGraphile',
+          server: postgraphile,
+          method: 'POST',
+          path: '/graphql',
+          body: graphqlBody('{ allCompanies(first: 20, orderBy: [NAME_ASC, ROW_ID_ASC]) { totalCount nodes { rowId name ticker sector } } }'),
+          check: (body) => expectThat(body.data?.allCompanies?.nodes?.length === companies(20), 'expected 20 companies'),
+        },
+        { name: 'service REST', server: service, method: 'GET', path: '/v1/companies', check: (body) => expectThat(body.data?.length === companies(20), 'expected 20 companies') },
+        {
+          name: 'service GraphQL',
+          server: service,
+          method: 'POST',
+          path: '/graphql',
+          // The very operation the REST route runs, so the two differ only by the transport.
+          body: graphqlBody(storedOperation('ListCompanies'), { limit: 20, offset: 0 }),
+          check: (body) => expectThat(body.data?.companies?.items?.length === companies(20), 'expected 20 companies'),
+        },
+      ],
     },
     {
-      label: '(b) service',
-      method: 'GET',
-      url: `${app.url}/v1/companies`,
-      request: 'GET /v1/companies',
-      check: (body) => expectThat(body.success === true && body.data?.length === PAGE_SIZE, `expected ${PAGE_SIZE} companies`),
-      queriesSent: serviceQueries,
-    },
-    {
-      label: '(c) service',
-      method: 'GET',
-      url: `${app.url}${incomePath}`,
-      request: `GET ${incomePath}`,
-      check: (body) => expectThat(body.success === true && body.data?.period === PERIOD, `expected the ${PERIOD} income statement`),
-      queriesSent: serviceQueries,
-    },
-    {
-      label: '(d) service',
-      method: 'POST',
-      url: `${app.url}/graphql`,
-      request: `POST /graphql (${PAGE_SIZE} companies × 3 statements)`,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: NESTED_QUERY }),
-      check: (body) => {
-        const items = body.data?.companies?.items;
-        expectThat(body.errors === undefined, `GraphQL errors: ${JSON.stringify(body.errors)}`);
-        expectThat(items?.length === PAGE_SIZE, `expected ${PAGE_SIZE} companies`);
-        expectThat(items[0].incomeStatement?.netIncome !== undefined, `expected ${PERIOD} statements on the companies`);
-      },
-      queriesSent: serviceQueries,
+      name: `one income statement (${PERIOD})`,
+      targets: [
+        { name: 'bare', server: bare, method: 'GET', path: `/statement?id=${companyId}&period=${PERIOD}`, check: sameAs(fullStatement, 'the statement') },
+        {
+          name: 'PostGraphile',
+          server: postgraphile,
+          method: 'POST',
+          path: '/graphql',
+          body: graphqlBody(`{ allIncomeStatements(condition: { companyId: ${companyId}, period: "${PERIOD}" }) { nodes { ${incomeFields.join(' ')} } } }`),
+          check: (body) => expectThat(body.data?.allIncomeStatements?.nodes?.length === 1, 'expected one statement'),
+        },
+        {
+          name: 'service REST',
+          server: service,
+          method: 'GET',
+          path: `/v1/companies/${companyId}/income-statement?period=${PERIOD}`,
+          check: (body) => expectThat(body.data?.period === PERIOD, `expected the ${PERIOD} income statement`),
+        },
+        {
+          name: 'service GraphQL',
+          server: service,
+          method: 'POST',
+          path: '/graphql',
+          body: graphqlBody(storedOperation('GetIncomeStatement'), { id: companyId, period: PERIOD }),
+          check: (body) => expectThat(body.data?.company?.incomeStatement?.period === PERIOD, `expected the ${PERIOD} income statement`),
+        },
+      ],
     },
   ];
-}
-
-async function fetchJson(url: string, init?: RequestInit): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, init);
-  const text = await response.text();
-  try {
-    return { status: response.status, body: JSON.parse(text) };
-  } catch {
-    throw new BenchError(`${init?.method ?? 'GET'} ${url} answered ${response.status} with non-JSON: ${text.slice(0, 200)}`);
+  for (const size of NESTED_PAGE_SIZES) {
+    const serviceAnswer = await postGraphQL(service, nestedPageQuery(size));
+    const statementsOf = (period: string) => `(condition: { fiscalQuarter: null }, orderBy: PERIOD_END_DESC, first: 4) { nodes { period ${period} } }`;
+    pages.push({
+      name: `nested page of ${size}`,
+      targets: [
+        { name: 'bare', server: bare, method: 'GET', path: `/nested?limit=${size}`, check: sameAs(serviceAnswer, `the nested page of ${size}`) },
+        {
+          name: 'PostGraphile',
+          server: postgraphile,
+          method: 'POST',
+          path: '/graphql',
+          body: graphqlBody(`{ allCompanies(first: ${size}, orderBy: [NAME_ASC, ROW_ID_ASC]) { nodes { rowId ticker
+            incomeStatementsByCompanyId${statementsOf('revenue grossProfit operatingIncome netIncome epsDiluted')}
+            balanceSheetsByCompanyId${statementsOf('totalAssets totalLiabilities totalEquity cashAndEquivalents')}
+            cashFlowStatementsByCompanyId${statementsOf('operatingCashFlow capitalExpenditure freeCashFlow')} } } }`),
+          check: (body) => {
+            expectThat(body.errors === undefined, `GraphQL errors: ${JSON.stringify(body.errors)}`);
+            expectThat(body.data?.allCompanies?.nodes?.length === companies(size), `expected ${companies(size)} companies`);
+            expectThat(body.data.allCompanies.nodes[0].incomeStatementsByCompanyId.nodes.length === 4, 'expected four fiscal years');
+          },
+        },
+        {
+          name: 'service GraphQL',
+          server: service,
+          method: 'POST',
+          path: '/graphql',
+          body: graphqlBody(nestedPageQuery(size)),
+          check: (body) => {
+            expectThat(body.errors === undefined, `GraphQL errors: ${JSON.stringify(body.errors)}`);
+            expectThat(body.data?.companies?.items?.length === companies(size), `expected ${companies(size)} companies`);
+            expectThat(body.data.companies.items[0].statements.length === 4, 'expected four fiscal years');
+          },
+        },
+      ],
+    });
   }
+  return pages;
 }
 
-async function getOk(url: string): Promise<any> {
-  const { status, body } = await fetchJson(url);
-  if (status !== 200) throw new BenchError(`GET ${url} answered ${status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
-}
-
-/**
- * One request before any timing, since a scenario that answers an error would only time how fast errors are.
- * Returns how many SQL statements that request sent, which explains much of the spread between scenarios.
- */
-async function verify(scenario: Scenario): Promise<number> {
-  const before = scenario.queriesSent();
-  const { status, body } = await fetchJson(scenario.url, { method: scenario.method, headers: scenario.headers, body: scenario.body });
+async function verifyTarget(target: Target): Promise<void> {
+  const body = await fetchJson(`${target.server.url}${target.path}`, { method: target.method, body: target.body });
   try {
-    expectThat(status === 200, `status ${status}`);
-    scenario.check(body);
+    target.check(body);
   } catch (error) {
-    throw new BenchError(`${scenario.label} ${scenario.request} is not answering as expected (${messageOf(error)}): ${JSON.stringify(body).slice(0, 300)}`);
+    throw new BenchError(`${target.name} ${target.method} ${target.path}: ${messageOf(error)}: ${JSON.stringify(body).slice(0, 300)}`);
   }
-  return scenario.queriesSent() - before;
+}
+
+/** One request of every target before any timing, since a target that answers an error would only time errors. */
+async function verify(pages: Page[]): Promise<void> {
+  for (const target of pages.flatMap((page) => page.targets)) await verifyTarget(target);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Load
 
-/**
- * One autocannon run. The load is fired from a worker thread: on the main thread its own request building and
- * response parsing would compete with the servers under test for the same event loop.
- */
-function fire(scenario: Scenario, seconds: number, signal: AbortSignal): Promise<autocannon.Result> {
+/** One autocannon run, fired from a worker thread so its request building competes with no server's event loop. */
+function fire(url: string, target: Pick<Target, 'method' | 'body'>, seconds: number, connections: number, signal: AbortSignal): Promise<autocannon.Result> {
   signal.throwIfAborted();
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      instance.stop();
-      // Let the abandoned requests finish first, or shutdown would pull the database from under them.
-      void settle(scenario).then(() => reject(signal.reason));
-    };
+    const onAbort = () => instance.stop();
     const instance = autocannon(
-      {
-        url: scenario.url,
-        connections: CONNECTIONS,
-        duration: seconds,
-        method: scenario.method,
-        headers: scenario.headers,
-        body: scenario.body,
-        workers: 1,
-      },
+      { url, connections, duration: seconds, method: target.method, body: target.body, headers: { 'content-type': 'application/json' }, workers: 1 },
       (error, result) => {
         signal.removeEventListener('abort', onAbort);
-        if (error) reject(error);
+        if (signal.aborted) reject(signal.reason);
+        else if (error) reject(error);
         else resolve(result);
       },
     );
@@ -349,57 +337,149 @@ function fire(scenario: Scenario, seconds: number, signal: AbortSignal): Promise
   });
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * Waits until the server of `scenario` has sent no SQL for QUIET_MS. When a run ends autocannon drops its
- * connections with requests still in flight, and the servers go on serving them: without this wait that work would
- * overlap the next scenario, or meet the database closing at shutdown.
- */
-async function settle(scenario: Scenario): Promise<void> {
-  const deadline = Date.now() + SETTLE_LIMIT_MS;
-  let last = scenario.queriesSent();
-  while (Date.now() < deadline) {
-    await sleep(QUIET_MS);
-    const now = scenario.queriesSent();
-    if (now === last) return;
-    last = now;
-  }
-}
-
-interface ScenarioFigures {
-  scenario: string;
-  request: string;
-  /** SQL statements one request sends (counted on the verification request). */
-  sqlPerRequest: number;
-  /** Mean of the per-second samples of completed requests. */
+interface RunFigures {
   requestsPerSecond: number;
-  /** Whole milliseconds: autocannon records latency at that resolution. */
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** Server CPU time per answered request. */
+  cpuMsPerRequest: number;
+  /** The server's resident memory at the end of the run, while still under load. */
+  rssMb: number;
   non2xx: number;
-  /** Connection errors and timeouts. */
   errors: number;
-  /** requestsPerSecond / the bare baseline's. */
-  ratioToBare: number;
 }
 
-/** Warm-up, then the timed run. */
-async function measure(scenario: Scenario, seconds: number, signal: AbortSignal): Promise<Omit<ScenarioFigures, 'ratioToBare' | 'sqlPerRequest'>> {
-  // The warm-up lets V8 optimise the hot paths and fills the connection pools and statement caches.
-  await fire(scenario, WARMUP_SECONDS, signal);
-  await settle(scenario);
-  const result = await fire(scenario, seconds, signal);
-  await settle(scenario);
+/** Warm-up, then the timed run, with the server's CPU time over the requests it answered. */
+async function measure(target: Target, options: BenchOptions, signal: AbortSignal): Promise<RunFigures> {
+  const url = `${target.server.url}${target.path}`;
+  await fire(url, target, options.warmupSeconds, CONNECTIONS, signal);
+  await target.server.settle();
+  const before = await target.server.usage();
+  const result = await fire(url, target, options.seconds, CONNECTIONS, signal);
+  const loaded = await target.server.usage();
+  await target.server.settle();
+  const after = await target.server.usage();
+  // Still the right answer after the load (a GraphQL server answers its failures with 200 and `errors`).
+  await verifyTarget(target);
+  const answered = after.answered - before.answered;
   return {
-    scenario: scenario.label,
-    request: scenario.request,
     requestsPerSecond: result.requests.average,
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
+    cpuMsPerRequest: answered > 0 ? (after.cpuMicros - before.cpuMicros) / 1000 / answered : 0,
+    rssMb: loaded.rssBytes / 2 ** 20,
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+interface TargetFigures extends RunFigures {
+  page: string;
+  target: TargetName;
+  request: string;
+  /** Requests/s of each round, in order. */
+  rounds: number[];
+  ratioToBare: number;
+  ratioToPostGraphile: number;
+}
+
+/** Every page on every server, round after round; within a round the servers take turns in a rotating order. */
+async function measurePages(pages: Page[], options: BenchOptions, signal: AbortSignal): Promise<TargetFigures[]> {
+  const runs = new Map<Target, RunFigures[]>();
+  for (let round = 0; round < options.rounds; round += 1) {
+    for (const page of pages) {
+      const order = page.targets.map((_, i) => page.targets[(i + round) % page.targets.length]);
+      for (const target of order) {
+        const figures = await measure(target, options, signal);
+        runs.set(target, [...(runs.get(target) ?? []), figures]);
+        if (!options.json) process.stderr.write(`  round ${round + 1}/${options.rounds}  ${page.name.padEnd(30)} ${target.name.padEnd(16)} ${figures.requestsPerSecond.toFixed(1)} req/s\n`);
+      }
+    }
+  }
+  return pages.flatMap((page) => {
+    const figuresOf = (target: Target) => {
+      const all = runs.get(target) as RunFigures[];
+      const pick = (key: keyof RunFigures) => median(all.map((figures) => figures[key]));
+      return {
+        requestsPerSecond: pick('requestsPerSecond'),
+        latencyP50Ms: pick('latencyP50Ms'),
+        latencyP99Ms: pick('latencyP99Ms'),
+        cpuMsPerRequest: pick('cpuMsPerRequest'),
+        rssMb: Math.max(...all.map((figures) => figures.rssMb)),
+        non2xx: all.reduce((sum, figures) => sum + figures.non2xx, 0),
+        errors: all.reduce((sum, figures) => sum + figures.errors, 0),
+        rounds: all.map((figures) => figures.requestsPerSecond),
+      };
+    };
+    const bare = figuresOf(page.targets.find((target) => target.name === 'bare') as Target).requestsPerSecond;
+    const peer = figuresOf(page.targets.find((target) => target.name === 'PostGraphile') as Target).requestsPerSecond;
+    return page.targets.map((target) => {
+      const figures = figuresOf(target);
+      return {
+        page: page.name,
+        target: target.name,
+        request: `${target.method} ${target.path.split('?')[0]}`,
+        ...figures,
+        ratioToBare: bare > 0 ? figures.requestsPerSecond / bare : 0,
+        ratioToPostGraphile: peer > 0 ? figures.requestsPerSecond / peer : 0,
+      };
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Beyond one process, and memory over time
+
+interface TwoInstanceFigures {
+  page: string;
+  oneInstance: number;
+  twoInstances: number;
+}
+
+/** The nested page of 20 on one service instance, then on two on the same database, the load split between them. */
+async function measureTwoInstances(first: ServerProcess, second: ServerProcess, options: BenchOptions, signal: AbortSignal): Promise<TwoInstanceFigures> {
+  const target = { method: 'POST' as const, body: graphqlBody(nestedPageQuery(20)) };
+  for (const server of [first, second]) {
+    await fire(`${server.url}/graphql`, target, options.warmupSeconds, CONNECTIONS, signal);
+    await server.settle();
+  }
+  const one = await fire(`${first.url}/graphql`, target, options.seconds, CONNECTIONS, signal);
+  await first.settle();
+  const both = await Promise.all([first, second].map((server) => fire(`${server.url}/graphql`, target, options.seconds, CONNECTIONS / 2, signal)));
+  await Promise.all([first.settle(), second.settle()]);
+  return { page: 'nested page of 20', oneInstance: one.requests.average, twoInstances: both.reduce((sum, result) => sum + result.requests.average, 0) };
+}
+
+interface SoakSample {
+  minute: number;
+  requestsPerSecond: number;
+  rssMb: number;
+  heapAfterGcMb: number;
+}
+
+/** The nested page of 20 without pause; after each slice the service's RSS and its heap after a full collection. */
+async function soak(service: ServerProcess, options: BenchOptions, signal: AbortSignal): Promise<SoakSample[]> {
+  const target = { method: 'POST' as const, body: graphqlBody(nestedPageQuery(20)) };
+  const samples: SoakSample[] = [];
+  for (let elapsed = 0; elapsed < options.soakSeconds; elapsed += SOAK_SAMPLE_SECONDS) {
+    const result = await fire(`${service.url}/graphql`, target, SOAK_SAMPLE_SECONDS, CONNECTIONS, signal);
+    await service.settle();
+    const usage = await service.usage();
+    samples.push({
+      minute: (elapsed + SOAK_SAMPLE_SECONDS) / 60,
+      requestsPerSecond: result.requests.average,
+      rssMb: usage.rssBytes / 2 ** 20,
+      heapAfterGcMb: usage.heapAfterGcBytes / 2 ** 20,
+    });
+    if (!options.json) process.stderr.write(`  soak ${samples.at(-1)?.minute.toFixed(1)} min: ${result.requests.average.toFixed(1)} req/s, RSS ${(usage.rssBytes / 2 ** 20).toFixed(0)} MB\n`);
+  }
+  return samples;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -459,15 +539,15 @@ async function attack(graphqlUrl: string, stop: AbortSignal, statuses: Record<st
   }
 }
 
-async function measureFlood(app: App, companyId: number, seconds: number, signal: AbortSignal): Promise<FloodFigures> {
-  const url = `${app.url}/v1/companies/${companyId}`;
-  await readLatencies(url, WARMUP_SECONDS, signal);
-  const quiet = await readLatencies(url, seconds, signal);
+async function measureFlood(serviceUrl: string, companyId: number, options: BenchOptions, signal: AbortSignal): Promise<FloodFigures> {
+  const url = `${serviceUrl}/v1/companies/${companyId}`;
+  await readLatencies(url, options.warmupSeconds, signal);
+  const quiet = await readLatencies(url, options.seconds, signal);
   const stop = new AbortController();
   const statuses: Record<string, number> = {};
-  const attackers = Array.from({ length: FLOOD_ATTACKERS }, () => attack(`${app.url}/graphql`, stop.signal, statuses));
+  const attackers = Array.from({ length: FLOOD_ATTACKERS }, () => attack(`${serviceUrl}/graphql`, stop.signal, statuses));
   try {
-    const flooded = await readLatencies(url, seconds, signal);
+    const flooded = await readLatencies(url, options.seconds, signal);
     return { request: `GET /v1/companies/${companyId}`, quiet, flooded, attack: { requests: Object.values(statuses).reduce((a, b) => a + b, 0), statuses } };
   } finally {
     stop.abort();
@@ -478,129 +558,179 @@ async function measureFlood(app: App, companyId: number, seconds: number, signal
 // ---------------------------------------------------------------------------------------------------------------
 // Report
 
-interface Report {
+interface DatabaseReport {
   database: { kind: BenchDatabase['kind']; description: string };
+  figures: TargetFigures[];
+  /** What issue 18 asks of the service, as ratios measured in this run. */
+  targets: Array<{ goal: string; ratio: number; met: boolean }>;
+  flood: FloodFigures;
+  /** Only on a PostgreSQL server: two instances on PGlite would share its one session. */
+  twoInstances: TwoInstanceFigures | null;
+  soak: SoakSample[];
+}
+
+interface Report {
   node: string;
   cpus: number;
   cpuModel: string;
+  /** 1-minute load average when the run started and ended: other work on the machine skews every figure. */
+  loadAverage: { start: number; end: number };
   connections: number;
+  rounds: number;
   warmupSeconds: number;
   durationSeconds: number;
-  /** The statements both the baseline and the service send for the default page. */
-  listSql: string[];
-  scenarios: ScenarioFigures[];
-  flood: FloodFigures;
+  databases: DatabaseReport[];
+  wallSeconds: number;
 }
 
-function formatText(report: Report): string {
-  const header = [
-    'Financial insights service: HTTP benchmark',
-    `database     ${report.database.description}`,
-    `node         ${report.node} (${process.platform}/${process.arch}), ${report.cpus} CPUs: ${report.cpuModel}`,
-    `load         autocannon, ${report.connections} connections, ${report.warmupSeconds} s warm-up + ${report.durationSeconds} s per scenario`,
-    `list SQL     ${report.listSql.join('\n             ')}`,
-    '',
+function goals(figures: TargetFigures[]): DatabaseReport['targets'] {
+  const find = (page: string, target: TargetName) => figures.find((f) => f.page === page && f.target === target) as TargetFigures;
+  const list = 'list of 20 companies';
+  const restList = find(list, 'service REST');
+  const graphqlList = find(list, 'service GraphQL');
+  const rows = [
+    ...NESTED_PAGE_SIZES.map((size) => ({ goal: `nested page of ${size} ≥ 1.0× PostGraphile`, ratio: find(`nested page of ${size}`, 'service GraphQL').ratioToPostGraphile, at: 1 })),
+    { goal: 'GraphQL list ≥ 1.0× PostGraphile', ratio: graphqlList.ratioToPostGraphile, at: 1 },
+    { goal: 'REST list ≥ 0.5× bare', ratio: restList.ratioToBare, at: 0.5 },
+    // Cost as CPU per request: the facade may add at most a fifth to the same operation sent to /graphql.
+    { goal: 'REST list CPU ≤ 1.2× GraphQL list CPU', ratio: restList.cpuMsPerRequest / graphqlList.cpuMsPerRequest, at: 1.2, atMost: true },
   ];
-  const columns = ['scenario', 'request', 'SQL/req', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', 'vs bare'];
-  const rows = report.scenarios.map((figures) => [
-    figures.scenario,
-    figures.request,
-    String(figures.sqlPerRequest),
-    figures.requestsPerSecond.toFixed(1),
-    String(figures.latencyP50Ms),
-    String(figures.latencyP99Ms),
-    String(figures.non2xx),
-    String(figures.errors),
-    `${figures.ratioToBare.toFixed(2)}×`,
-  ]);
+  return rows.map(({ goal, ratio, at, atMost }: { goal: string; ratio: number; at: number; atMost?: boolean }) => ({ goal, ratio, met: atMost ? ratio <= at : ratio >= at }));
+}
+
+function table(columns: string[], rows: string[][], textColumns: number): string[] {
   const widths = columns.map((column, i) => Math.max(column.length, ...rows.map((row) => row[i].length)));
-  // Text columns left-aligned, figures right-aligned.
-  const line = (cells: string[]) => cells.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const { flood } = report;
-  const floodLines = [
+  const line = (cells: string[]) => cells.map((cell, i) => (i < textColumns ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  return [line(columns), ...rows.map(line)];
+}
+
+function formatDatabase(report: DatabaseReport): string[] {
+  const rows = report.figures.map((f) => [
+    f.page,
+    f.target,
+    f.request,
+    f.requestsPerSecond.toFixed(1),
+    f.rounds.length > 1 ? `${Math.min(...f.rounds).toFixed(0)}–${Math.max(...f.rounds).toFixed(0)}` : '',
+    String(f.latencyP50Ms),
+    String(f.latencyP99Ms),
+    f.cpuMsPerRequest.toFixed(2),
+    `${f.ratioToBare.toFixed(2)}×`,
+    `${f.ratioToPostGraphile.toFixed(2)}×`,
+    f.rssMb.toFixed(0),
+    String(f.non2xx + f.errors),
+  ]);
+  const { flood, twoInstances, soak: samples } = report;
+  const lines = [
+    `== ${report.database.description}`,
+    ...table(['page', 'server', 'request', 'req/s', 'rounds', 'p50 ms', 'p99 ms', 'CPU ms/req', 'vs bare', 'vs PostGraphile', 'RSS MB', 'failed'], rows, 3),
+    '',
+    'targets (issue 18), as ratios of this run:',
+    ...report.targets.map((t) => `  ${t.met ? 'met    ' : 'not met'}  ${t.goal}: ${t.ratio.toFixed(2)}×`),
     '',
     `parser flood: ${flood.request}, ${FLOOD_READERS} callers, alone and while ${FLOOD_ATTACKERS} anonymous clients each POST a 0.9 MB document of 300,000 directives to /graphql every ${FLOOD_INTERVAL_MS / 1000} s`,
     `  alone        ${flood.quiet.requests} requests, p50 ${flood.quiet.p50Ms} ms, p95 ${flood.quiet.p95Ms} ms`,
     `  under flood  ${flood.flooded.requests} requests, p50 ${flood.flooded.p50Ms} ms, p95 ${flood.flooded.p95Ms} ms (p95 ${(flood.quiet.p95Ms > 0 ? flood.flooded.p95Ms / flood.quiet.p95Ms : 0).toFixed(2)}× alone)`,
     `  attack       ${flood.attack.requests} documents, answered ${Object.entries(flood.attack.statuses).map(([status, count]) => `${status} ×${count}`).join(', ')}`,
   ];
-  return [...header, line(columns), ...rows.map(line), ...floodLines, ''].join('\n');
+  if (twoInstances) {
+    lines.push(
+      '',
+      `two service instances on this database (${twoInstances.page}, ${CONNECTIONS} connections split between them): ` +
+        `${twoInstances.oneInstance.toFixed(1)} req/s on one, ${twoInstances.twoInstances.toFixed(1)} req/s on two (${(twoInstances.twoInstances / twoInstances.oneInstance).toFixed(2)}×)`,
+    );
+  }
+  if (samples.length > 0) {
+    const first = samples[0];
+    const last = samples[samples.length - 1];
+    lines.push(
+      '',
+      `soak: nested page of 20 for ${last.minute} min, RSS and heap after a full GC every ${SOAK_SAMPLE_SECONDS} s`,
+      ...samples.map((s) => `  ${s.minute.toFixed(1).padStart(4)} min  ${s.requestsPerSecond.toFixed(1).padStart(7)} req/s  RSS ${s.rssMb.toFixed(0).padStart(4)} MB  heap ${s.heapAfterGcMb.toFixed(1).padStart(6)} MB`),
+      `  growth from the first sample to the last: RSS ${(last.rssMb - first.rssMb).toFixed(1)} MB, heap ${(last.heapAfterGcMb - first.heapAfterGcMb).toFixed(1)} MB`,
+    );
+  }
+  return [...lines, ''];
+}
+
+function formatText(report: Report): string {
+  return [
+    'Financial insights service: HTTP benchmark against the bare limit and PostGraphile 5',
+    `node         ${report.node} (${process.platform}/${process.arch}), ${report.cpus} CPUs: ${report.cpuModel}`,
+    `load         autocannon, ${report.connections} connections, ${report.rounds} interleaved round(s) of ${report.warmupSeconds} s warm-up + ${report.durationSeconds} s per server and page; figures are medians of the rounds`,
+    `machine      1-minute load average ${report.loadAverage.start.toFixed(2)} at the start, ${report.loadAverage.end.toFixed(2)} at the end; run took ${(report.wallSeconds / 60).toFixed(1)} min`,
+    '',
+    ...report.databases.flatMap(formatDatabase),
+  ].join('\n');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Main
 
-async function benchmark(options: BenchOptions, teardown: Teardown, signal: AbortSignal): Promise<Report> {
-  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-bench-'));
-  teardown.add('remove temp dir', () => fs.rmSync(tempDir, { recursive: true, force: true }));
-
-  const database = options.serverUrl ? await createThrowawayDatabase(options.serverUrl, teardown) : await startEmbedded(tempDir, teardown);
-
-  // Migrates and seeds the demo data into the fresh database.
-  const recorder = new SqlRecorder(createLogger('error'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: tempDir,
-    DATABASE_URL: database.url,
-    DB_POOL_SIZE: String(database.poolSize),
-    LOG_LEVEL: 'error',
-    // Throughput is measured from one address: the rate limits (which this run does not measure) must not cut in.
-    RATE_LIMIT_READS: '999999999/60',
-  });
-  const app = await startApp(config, recorder);
-  teardown.add('close service', () => app.close());
-
-  const { statements, body: servicePage } = await recordDefaultPage(recorder, app.url);
-  const baseline = await startBaseline(database, statements, teardown);
-
-  const scenarios = defineScenarios(baseline, app, servicePage);
-  // All verified before any is timed, so a broken scenario fails the bench in seconds, not minutes.
-  const sqlPerRequest: number[] = [];
-  for (const scenario of scenarios) sqlPerRequest.push(await verify(scenario));
-
-  const measured = [];
-  for (const [i, scenario] of scenarios.entries()) {
-    measured.push({ ...(await measure(scenario, options.seconds, signal)), sqlPerRequest: sqlPerRequest[i] });
+async function benchmarkDatabase(database: BenchDatabase, options: BenchOptions, withSoak: boolean, teardown: Teardown, signal: AbortSignal): Promise<DatabaseReport> {
+  // The service first: it migrates and seeds the demo data the other two then read.
+  const service = await startServer('service', database, teardown);
+  const [bare, postgraphile] = await Promise.all([startServer('bare', database, teardown), startServer('postgraphile', database, teardown)]);
+  const pages = await definePages({ service, bare, postgraphile }, database.url);
+  // All verified before any is timed, so a broken page fails the bench in seconds, not minutes.
+  await verify(pages);
+  const figures = await measurePages(pages, options, signal);
+  const firstCompany = (await fetchJson(`${service.url}/v1/companies?limit=1`)).data[0].id;
+  const flood = await measureFlood(service.url, firstCompany, options, signal);
+  let twoInstances: TwoInstanceFigures | null = null;
+  if (database.kind === 'postgresql') {
+    twoInstances = await measureTwoInstances(service, await startServer('service', database, teardown), options, signal);
   }
-  const bare = measured[0].requestsPerSecond;
-  const flood = await measureFlood(app, servicePage.data[0].id, options.seconds, signal);
+  const samples = withSoak ? await soak(service, options, signal) : [];
+  return { database: { kind: database.kind, description: database.description }, figures, targets: goals(figures), flood, twoInstances, soak: samples };
+}
 
+async function benchmark(options: BenchOptions, signal: AbortSignal): Promise<Report> {
+  const started = Date.now();
+  const loadAtStart = os.loadavg()[0];
+  const databases: DatabaseReport[] = [];
+  const kinds: Array<'embedded' | 'postgresql'> = options.serverUrl ? ['embedded', 'postgresql'] : ['embedded'];
+  for (const kind of kinds) {
+    // A teardown per database: its servers and data are gone before the next database is measured.
+    const teardown = new Teardown();
+    let failure: unknown = null;
+    try {
+      const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-bench-'));
+      teardown.add('remove temp dir', () => fs.rmSync(tempDir, { recursive: true, force: true }));
+      const database = kind === 'postgresql' ? await createThrowawayDatabase(options.serverUrl as string, teardown) : await startEmbedded(tempDir, teardown);
+      if (!options.json) process.stderr.write(`${database.description}\n`);
+      const last = kind === kinds[kinds.length - 1];
+      databases.push(await benchmarkDatabase(database, options, last && options.soakSeconds > 0, teardown, signal));
+    } catch (error) {
+      failure = error;
+    }
+    const leftovers = await teardown.runAll();
+    if (leftovers.length > 0) {
+      const shutdown = `shutdown incomplete:\n  ${leftovers.join('\n  ')}`;
+      throw new BenchError(failure ? `${messageOf(failure)}\nand ${shutdown}` : shutdown);
+    }
+    if (failure) throw failure;
+  }
   return {
-    database: { kind: database.kind, description: database.description },
     node: process.version,
     cpus: os.availableParallelism(),
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
     connections: CONNECTIONS,
-    warmupSeconds: WARMUP_SECONDS,
+    rounds: options.rounds,
+    warmupSeconds: options.warmupSeconds,
     durationSeconds: options.seconds,
-    listSql: [statements.page, statements.count].map((s) => (s.values.length ? `${s.text} -- ${JSON.stringify(s.values)}` : s.text)),
-    scenarios: measured.map((figures) => ({ ...figures, ratioToBare: bare > 0 ? figures.requestsPerSecond / bare : 0 })),
-    flood,
+    databases,
+    wallSeconds: (Date.now() - started) / 1000,
   };
 }
-
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2), process.env);
   // Ctrl-C stops the current run and still shuts everything down (a second Ctrl-C kills at once).
   const interrupt = new AbortController();
   process.once('SIGINT', () => interrupt.abort(new BenchError('interrupted')));
-
-  const teardown = new Teardown();
-  let failure: unknown = null;
-  try {
-    const report = await benchmark(options, teardown, interrupt.signal);
-    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
-  } catch (error) {
-    failure = error;
-  }
-  const leftovers = await teardown.runAll();
-  if (leftovers.length > 0) {
-    const shutdown = `shutdown incomplete:\n  ${leftovers.join('\n  ')}`;
-    throw new BenchError(failure ? `${messageOf(failure)}\nand ${shutdown}` : shutdown);
-  }
-  if (failure) throw failure;
+  const report = await benchmark(options, interrupt.signal);
+  process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatText(report));
 }
 
 /** Lets Node exit by itself once everything is closed; should a handle outlive teardown, says so and exits anyway. */

@@ -17,8 +17,3 @@ export function nestedPageQuery(pageSize: number): string {
   }
 }`;
 }
-
-/** The list of companies as GraphQL: the same fields the REST list answers. */
-export function listQuery(pageSize: number): string {
-  return `{ companies(limit: ${pageSize}) { total items { id name ticker sector } } }`;
-}

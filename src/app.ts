@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { RETRY_AFTER_SECONDS } from './db/database-unavailable';
 import type { AppConfig } from './config/config';
 import type { Logger } from './shared/logger';
@@ -29,6 +29,8 @@ export interface App {
   /** Base URL of the service, e.g. http://127.0.0.1:8080 */
   url: string;
   database: Database;
+  /** The listening node:http server (the benchmark counts its requests). */
+  server: Server;
   /** Graceful stop: no new connections, in-flight requests finish, then the database closes. */
   close(): Promise<void>;
 }
@@ -177,6 +179,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     return {
       url: `http://${host}:${address.port}`,
       database,
+      server: http.server,
       close: () =>
         (closing ??= (async () => {
           await http.shutdown(config.shutdownTimeoutMs);
