@@ -8,6 +8,7 @@
  *   DATABASE_URL=postgres://...                on that server, in a database created for the run and dropped after
  *   BENCH_SECONDS=5                            profiled seconds (default 10), after a 3 s warm-up
  *   PROFILE_FILE=nested.cpuprofile             also keep the raw profile (opens in Chrome DevTools)
+ *   npm run bench:profile -- --summarize nested.cpuprofile 451   the table of a kept profile (451: requests in it)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,10 +46,13 @@ const LAYERS: Array<[string, (url: string, name: string) => boolean]> = [
   ['other packages', (url) => url.includes('/node_modules/')],
   ['our code', (url) => /\/dist\/(src|rest-facade)\//.test(url)],
   ['JSON', (url, name) => url === '' && (name === 'stringify' || name === 'parse')],
+  ['socket writes', (_url, name) => /^(writev|writeBuffer|writevGeneric|writeGeneric)$/.test(name)],
+  ['promise hooks (AsyncLocalStorage)', (url, name) => url.includes('async_hooks') || /^promise\w*Hook$/.test(name)],
+  ['microtask queue', (_url, name) => name === 'runMicrotasks'],
   ['Node core and native', () => true],
 ];
 
-/** Self time per layer, as shares of the busy (non-idle) time. */
+/** Self time per layer, as shares of the busy (non-idle) time of the main thread. */
 function summarize(profile: Profile): Array<{ layer: string; ms: number; share: number }> {
   const layerOf = new Map<number, string>();
   for (const node of profile.nodes) {
@@ -108,28 +112,40 @@ async function main(teardown: Teardown): Promise<void> {
   await session.post('Profiler.enable');
   await session.post('Profiler.setSamplingInterval', { interval: 200 });
   await session.post('Profiler.start');
-  const cpuBefore = process.cpuUsage();
   const result = await load(request.url, seconds, request);
-  const cpu = process.cpuUsage(cpuBefore);
   const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
   session.disconnect();
   if (process.env.PROFILE_FILE) fs.writeFileSync(process.env.PROFILE_FILE, JSON.stringify(profile));
 
-  const requests = result.requests.total;
   if (result.non2xx > 0 || result.errors > 0) throw new BenchError(`${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
-  const lines = [
-    `CPU profile: ${target === 'nested' ? 'POST /graphql nested page (20 companies × 4 fiscal years × 3 statements)' : 'GET /v1/companies'}`,
-    `database     ${serverUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL (PGlite)'}; load ${os.loadavg()[0].toFixed(2)}`,
-    `requests     ${requests} in ${seconds} s (${result.requests.average.toFixed(1)} req/s), process CPU ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms per request`,
+  process.stdout.write(
+    [
+      `CPU profile: ${target === 'nested' ? 'POST /graphql nested page (20 companies × 4 fiscal years × 3 statements)' : 'GET /v1/companies'}`,
+      `database     ${serverUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL (PGlite)'}; load ${os.loadavg()[0].toFixed(2)}`,
+      `requests     ${result.requests.total} in ${seconds} s (${result.requests.average.toFixed(1)} req/s)`,
+      ...formatSummary(profile, result.requests.total),
+    ].join('\n'),
+  );
+}
+
+/** The layers' shares and their main-thread milliseconds per request. */
+function formatSummary(profile: Profile, requests: number): string[] {
+  const layers = summarize(profile);
+  const busy = layers.reduce((sum, { ms }) => sum + ms, 0);
+  return [
+    `main thread  ${(busy / requests).toFixed(2)} ms busy per request`,
     '',
-    ...summarize(profile).map(({ layer, ms, share }) => `  ${layer.padEnd(38)} ${(share * 100).toFixed(1).padStart(5)} %  ${(ms / requests).toFixed(2).padStart(6)} ms/req`),
+    ...layers.map(({ layer, ms, share }) => `  ${layer.padEnd(38)} ${(share * 100).toFixed(1).padStart(5)} %  ${(ms / requests).toFixed(2).padStart(6)} ms/req`),
     '',
   ];
-  process.stdout.write(lines.join('\n'));
 }
 
 const teardown = new Teardown();
-main(teardown)
+const summarizeAt = process.argv.indexOf('--summarize');
+if (summarizeAt >= 0) {
+  const [file, requests] = process.argv.slice(summarizeAt + 1);
+  process.stdout.write(formatSummary(JSON.parse(fs.readFileSync(file, 'utf8')) as Profile, Number(requests)).join('\n'));
+} else main(teardown)
   .catch((error: unknown) => {
     process.stderr.write(`profile failed: ${error instanceof BenchError ? error.message : ((error as Error)?.stack ?? messageOf(error))}\n`);
     process.exitCode = 1;

@@ -2,7 +2,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** A tracked company and its profile. The entity doubles as the GraphQL type; statement fields live in the resolver. */
-@ObjectType({ description: 'A tracked company with its profile; statements and ratios hang off it.' })
+@ObjectType({ simpleResolvers: true, description: 'A tracked company with its profile; statements and ratios hang off it.' })
 @Entity('companies')
 export class Company {
   @Field(() => Int)

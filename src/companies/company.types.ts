@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Company } from './company.entity';
 
-@ObjectType({ description: 'One page of companies and the total that match the filter.' })
+@ObjectType({ simpleResolvers: true, description: 'One page of companies and the total that match the filter.' })
 export class CompanyPage {
   @Field(() => [Company])
   items!: Company[];

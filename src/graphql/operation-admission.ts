@@ -72,6 +72,18 @@ function countDirectives(document: DocumentNode): number {
  */
 export const PREPAID_ABOVE_CHARS = 8_192;
 
+/**
+ * Short documents that parsed, by their text: front ends send the same few documents again and again, and the parse
+ * was a measurable part of a request (issue 18). Bounded, oldest out first; losing it costs only a parse.
+ */
+const parsedDocuments = new Map<string, { document: DocumentNode; directives: number }>();
+const PARSED_DOCUMENTS_KEPT = 500;
+
+function rememberParsed(source: string, parsed: { document: DocumentNode; directives: number }): void {
+  if (parsedDocuments.size >= PARSED_DOCUMENTS_KEPT) parsedDocuments.delete(parsedDocuments.keys().next().value as string);
+  parsedDocuments.set(source, parsed);
+}
+
 /** Charges a caller's budget for a class, or gives back one request of it; both per request. */
 export interface Budget {
   charge(limitClass: LimitClass): Promise<void>;
@@ -110,18 +122,22 @@ export async function admitOperation(schema: GraphQLSchema, request: OperationRe
   if (source.length > limits.maxDocumentBytes || Buffer.byteLength(source) > limits.maxDocumentBytes) {
     throw new AppError('BAD_USER_INPUT', `The GraphQL document is larger than ${limits.maxDocumentBytes} bytes`);
   }
-  let document: DocumentNode;
-  try {
-    document = parse(source, { maxTokens: limits.maxTokens });
-  } catch (error) {
-    // graphql-js 16 words it "more that N tokens"; the pattern takes either spelling.
-    if (error instanceof GraphQLError && /Document contains more th\w+ \d+ tokens/.test(error.message)) {
-      throw new AppError('BAD_USER_INPUT', `The GraphQL document has more than ${limits.maxTokens} tokens`);
+  let parsed = prepaid ? undefined : parsedDocuments.get(source);
+  if (!parsed) {
+    try {
+      const document = parse(source, { maxTokens: limits.maxTokens });
+      parsed = { document, directives: countDirectives(document) };
+    } catch (error) {
+      // graphql-js 16 words it "more that N tokens"; the pattern takes either spelling.
+      if (error instanceof GraphQLError && /Document contains more th\w+ \d+ tokens/.test(error.message)) {
+        throw new AppError('BAD_USER_INPUT', `The GraphQL document has more than ${limits.maxTokens} tokens`);
+      }
+      if (!prepaid) await budget.charge('reads');
+      return null;
     }
-    if (!prepaid) await budget.charge('reads');
-    return null;
+    if (!prepaid) rememberParsed(source, parsed);
   }
-  const directives = countDirectives(document);
+  const { document, directives } = parsed;
   if (directives > limits.maxDirectives) {
     throw new AppError('BAD_USER_INPUT', `The GraphQL document has ${directives} directives; the limit is ${limits.maxDirectives}`);
   }

@@ -2,7 +2,7 @@ import { ObjectType } from 'type-graphql';
 import { Entity } from 'typeorm';
 import { LineItem, StatementPeriodColumns } from './statement-fields';
 
-@ObjectType({ description: 'Balance sheet at the end of a fiscal period (a fiscal year shares the balance of its last quarter).' })
+@ObjectType({ simpleResolvers: true, description: 'Balance sheet at the end of a fiscal period (a fiscal year shares the balance of its last quarter).' })
 @Entity('balance_sheets')
 export class BalanceSheet extends StatementPeriodColumns {
   @LineItem('Cash and cash equivalents.')

@@ -3,6 +3,7 @@ import { Entity } from 'typeorm';
 import { LineItem, StatementPeriodColumns } from './statement-fields';
 
 @ObjectType({
+  simpleResolvers: true,
   description: 'Cash flow statement for one fiscal period. Amounts are signed as they move cash: outflows are negative.',
 })
 @Entity('cash_flow_statements')

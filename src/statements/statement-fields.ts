@@ -20,8 +20,12 @@ export function LineItem(description: string): PropertyDecorator {
   };
 }
 
-/** Columns every statement row carries: which company and which fiscal period it describes. */
-@ObjectType({ description: "Columns shared by every statement (not itself part of the schema)." })
+/**
+ * Columns every statement row carries: which company and which fiscal period it describes.
+ * `simpleResolvers` (here and on the other types of a nested page): their plain fields need no middleware, and
+ * graphql-js's own property read skips the wrapper type-graphql would otherwise run for each of them.
+ */
+@ObjectType({ simpleResolvers: true, description: "Columns shared by every statement (not itself part of the schema)." })
 @Index(['companyId', 'period'], { unique: true })
 export abstract class StatementPeriodColumns {
   @PrimaryGeneratedColumn()

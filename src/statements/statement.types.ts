@@ -18,7 +18,7 @@ registerEnumType(RatioPeriodTypeEnum, {
 });
 
 /** Fields that say which period a row describes (shared by FinancialPeriod and Ratios; not itself in the schema). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class PeriodFields {
   @Field(() => Int)
   companyId!: number;
@@ -39,7 +39,7 @@ export abstract class PeriodFields {
   periodEnd!: string;
 }
 
-@ObjectType({ description: 'A fiscal period for which a company has data, with its statements and ratios.' })
+@ObjectType({ simpleResolvers: true, description: 'A fiscal period for which a company has data, with its statements and ratios.' })
 export class FinancialPeriod extends PeriodFields {
   @Field(() => PeriodTypeEnum)
   type!: PeriodType;
@@ -47,6 +47,7 @@ export class FinancialPeriod extends PeriodFields {
 
 /** Financial ratios of one period; one nullable Float per definition in ratios.ts, described by its formula. */
 @ObjectType({
+  simpleResolvers: true,
   description:
     'Financial ratios computed from the stored statements. Fractions, not percentages; null when an input is missing or a denominator is zero.',
 })
