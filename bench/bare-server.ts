@@ -19,9 +19,10 @@ export async function statementColumns(pool: Pool, table: string): Promise<strin
 }
 
 /** The JSON of a statement row as the service answers it: numerics as numbers, dates as YYYY-MM-DD. */
-function statementJson(alias: string, columns: string[], types: Map<string, string>): string {
+function statementJson(alias: string, columns: string[], typeOf: (column: string) => string | undefined): string {
   const pairs = columns.map((column) => {
-    const value = types.get(column) === 'numeric' ? `${alias}.${column}::float8` : types.get(column) === 'date' ? `to_char(${alias}.${column}, 'YYYY-MM-DD')` : `${alias}.${column}`;
+    const type = typeOf(column);
+    const value = type === 'numeric' ? `${alias}.${column}::float8` : type === 'date' ? `to_char(${alias}.${column}, 'YYYY-MM-DD')` : `${alias}.${column}`;
     return `'${camelCase(column)}', ${value}`;
   });
   return `json_build_object(${pairs.join(', ')})`;
@@ -35,9 +36,9 @@ const NESTED_FIELDS = {
 
 /** The SQL of each route: $1 (and $2) from the query string, one row with one column, the answer's JSON text. */
 function routes(incomeColumns: string[], types: Map<string, string>): Record<string, { sql: string; params: (url: URL) => unknown[] }> {
-  const numeric = new Map([...types].map(([column]) => [column, 'numeric']));
+  // The nested page asks for amounts only.
   const statement = (table: string, alias: string, fields: string[]) =>
-    `(SELECT ${statementJson(alias, fields, numeric)} FROM ${table} ${alias} WHERE ${alias}.company_id = c.id AND ${alias}.period = p.period)`;
+    `(SELECT ${statementJson(alias, fields, () => 'numeric')} FROM ${table} ${alias} WHERE ${alias}.company_id = c.id AND ${alias}.period = p.period)`;
   const annualPeriods = Object.keys(NESTED_FIELDS)
     .map((table) => `SELECT period FROM ${table} WHERE company_id = c.id AND period LIKE 'FY%'`)
     .join(' UNION ');
@@ -54,7 +55,7 @@ function routes(incomeColumns: string[], types: Map<string, string>): Record<str
     // { company(id) { incomeStatement(period) { every column } } }
     '/statement': {
       sql: `SELECT json_build_object('data', json_build_object('company', json_build_object('incomeStatement',
-              (SELECT ${statementJson('s', incomeColumns, types)} FROM income_statements s WHERE s.company_id = $1 AND s.period = $2))))::text AS body`,
+              (SELECT ${statementJson('s', incomeColumns, (column) => types.get(column))} FROM income_statements s WHERE s.company_id = $1 AND s.period = $2))))::text AS body`,
       params: (url) => [Number(url.searchParams.get('id')), url.searchParams.get('period')],
     },
     // The nested page: companies × their last four fiscal years × three statements.
