@@ -16,6 +16,7 @@ import { ROUTES, routeSpec, type RestRoute } from './routes';
 import { rootFields } from '../src/graphql/operation-admission';
 import { buildOpenApi } from './openapi';
 import type { Principal } from '../src/auth/roles';
+import { requireRole } from '../src/auth/access';
 import type { RequestGuard } from '../src/http/guard';
 import type { Metrics } from '../src/http/metrics';
 
@@ -198,6 +199,8 @@ export function createRestFacade(
         throw new AppError('BAD_REQUEST', 'Malformed percent-encoding in the query string');
       }
       await guard.limit(req, res, routeSpec(route).rateClass);
+      // The role is settled before the body is read: a caller without it learns nothing about what a body should be.
+      requireRole({ principal, publicReads: limits.publicReads }, routeSpec(route).role);
       const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
       const body = route.method === 'POST'
         ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])

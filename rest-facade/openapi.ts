@@ -183,7 +183,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
     if (rateClass !== 'reads') failures.push(502, 504);
     const responses = {
       [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
-      ...(route.doc.status === 201 ? { 200: { description: 'Already stored: the existing document', content } } : {}),
+      ...(route.doc.status === 201 && route.operation === 'IngestDocument' ? { 200: { description: 'Already stored: the existing document', content } } : {}),
       ...errorRefs(failures.sort()),
     };
     const operation = {
@@ -216,6 +216,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/auth/token' },
+        clientBasic: { type: 'http', scheme: 'basic', description: 'Token endpoint only: HTTP Basic with any client_id and the API key as client_secret' },
         session: { type: 'apiKey', in: 'cookie', name: 'fis_session', description: 'Set by POST /v1/auth/session; writes also need the X-CSRF-Token header' },
       },
       schemas: { Error: ERROR_ENVELOPE },
@@ -230,19 +231,36 @@ const tokenData = {
   type: 'object', required: ['access_token', 'token_type', 'expires_in', 'role'], additionalProperties: false,
   properties: { access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, role: { enum: ['viewer', 'analyst', 'admin'] } },
 };
+const OAUTH_ERROR = {
+  description: 'RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503',
+  content: {
+    'application/json': {
+      schema: { type: 'object', required: ['error', 'error_description'], additionalProperties: false, properties: { error: { type: 'string' }, error_description: { type: 'string' } } },
+    },
+  },
+};
 const envelope = (data: JsonSchema) => ({ type: 'object', required: ['success', 'data'], additionalProperties: false, properties: { success: { const: true }, data } });
 
 const AUTH_PATHS = {
   '/v1/auth/token': {
     post: {
       operationId: 'IssueToken',
-      summary: 'OAuth 2.0 client credentials: exchange an API key (X-API-Key header or client_secret) for a short-lived JWT',
-      security: [{}, { apiKey: [] }],
+      summary: 'OAuth 2.0 client credentials (RFC 6749 §4.4): an API key as the client secret (HTTP Basic, client_secret, or X-API-Key) for a short-lived JWT',
+      description: 'Answers in OAuth\u2019s own shape (not the /v1 envelope): the token response, or {error, error_description}. client_id may be any value.',
+      security: [{}, { apiKey: [] }, { clientBasic: [] }],
       requestBody: {
         required: false,
-        content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_secret: { type: 'string' } } } } },
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: { type: 'object', required: ['grant_type'], properties: { grant_type: { const: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } } },
+          },
+          'application/json': { schema: { type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } } } },
+        },
       },
-      responses: { 200: { description: 'A bearer token', content: { 'application/json': { schema: envelope(tokenData) } } }, ...errorRefs([400, 401, 405, 415, 429]) },
+      responses: {
+        200: { description: 'A bearer token (Cache-Control: no-store)', content: { 'application/json': { schema: tokenData } } },
+        ...Object.fromEntries([400, 401, 405, 413, 415, 429, 503].map((status) => [String(status), OAUTH_ERROR])),
+      },
     },
   },
   '/v1/auth/session': {

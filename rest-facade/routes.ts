@@ -2,6 +2,7 @@ import { AppError } from '../src/shared/errors';
 import { snakeCase } from '../src/shared/case';
 import type { RequestParams } from './params';
 import type { RequestBody } from './body';
+import { ROLES } from '../src/auth/roles';
 import { CAPS, CATALOG, type OperationName, type OperationSpec } from '../src/operations/catalog';
 
 /** What the OpenAPI document says of a route; response schemas come from its GraphQL operation. */
@@ -34,7 +35,7 @@ const SEARCH_FILTERS = {
 
 /** One `/v1` endpoint: which stored GraphQL operation serves it, with which variables, and which part of the result. */
 export interface RestRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path pattern; `:name` segments are parameters. */
   path: string;
   /** Name of the operation in `operations/<name>.graphql`. */
@@ -292,6 +293,40 @@ export const ROUTES: readonly RestRoute[] = [
       input: { messages: body!.objectArray('messages', ['role', 'content']), companyIds: body!.intArray('company_ids'), conversationId: body!.string('conversation_id') },
     }),
     data: (event) => snakeFieldNames(event),
+  },
+  {
+    method: 'GET',
+    path: '/v1/admin/keys',
+    operation: 'ListApiKeys',
+    doc: { summary: 'Every API key, revoked ones included, oldest first; never the keys themselves', dataPath: ['apiKeys'] },
+    variables: () => ({}),
+    data: (result) => result.apiKeys,
+  },
+  {
+    method: 'POST',
+    path: '/v1/admin/keys',
+    operation: 'CreateApiKey',
+    doc: {
+      summary: 'Create an API key: `key` is in this answer and nowhere else',
+      dataPath: ['createApiKey'],
+      status: 201,
+      body: {
+        type: 'object', required: ['name', 'role'], additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, role: { enum: [...ROLES] } },
+      },
+    },
+    body: ['name', 'role'],
+    variables: (_params, body) => ({ input: { name: body!.requiredString('name'), role: body!.requiredString('role') } }),
+    data: (result) => result.createApiKey,
+    status: () => 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/admin/keys/:id',
+    operation: 'RevokeApiKey',
+    doc: { summary: 'Revoke an API key; every instance refuses it within a second (revoking again keeps the first date)', dataPath: ['revokeApiKey'] },
+    variables: (params) => ({ id: params.pathInt('id') }),
+    data: (result) => result.revokeApiKey,
   },
   {
     method: 'GET',

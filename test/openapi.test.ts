@@ -38,7 +38,7 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       expect(operation.responses).to.include.keys('400', '404', '429', '500');
       expect(operation.security.length).to.be.above(0);
     }
-    expect(doc.components.securitySchemes).to.have.keys('apiKey', 'bearer', 'session');
+    expect(doc.components.securitySchemes).to.have.keys('apiKey', 'bearer', 'clientBasic', 'session');
     expect(doc.paths).to.include.keys('/v1/auth/token', '/v1/auth/session');
   });
 

@@ -59,6 +59,9 @@ const OPERATIONS = {
   summarize: { kind: 'mutation', role: 'analyst', rateClass: 'ai', onePerRequest: true },
   compare: { kind: 'mutation', role: 'analyst', rateClass: 'ai', onePerRequest: true },
   chat: { kind: 'subscription', role: 'analyst', rateClass: 'ai', onePerRequest: true },
+  apiKeys: { kind: 'query', role: 'admin', rateClass: 'reads' },
+  createApiKey: { kind: 'mutation', role: 'admin', rateClass: 'reads' },
+  revokeApiKey: { kind: 'mutation', role: 'admin', rateClass: 'reads' },
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationName = keyof typeof OPERATIONS;
