@@ -12,6 +12,7 @@ import { sendJson } from '../src/http/respond';
 import { RequestParams } from './params';
 import { RequestBody } from './body';
 import { readJsonBody } from '../src/http/body';
+import { toCsv, wantsCsv } from '../src/http/csv';
 import { ROUTES, routeSpec, type RestRoute } from './routes';
 import { rootFields } from '../src/graphql/operation-admission';
 import { buildOpenApi } from './openapi';
@@ -154,6 +155,21 @@ async function serveEvents(res: ServerResponse, route: RestRoute, result: EventR
   }
 }
 
+const FORMATS = ['json', 'csv'];
+
+/** A CSV answer; a page's total travels in X-Total-Count, since CSV has no place for `meta`. */
+function sendCsv(res: ServerResponse, data: unknown, meta: { total?: number } | undefined): void {
+  const body = toCsv(data);
+  res.writeHead(200, {
+    'content-type': 'text/csv; charset=utf-8; header=present',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    vary: 'accept',
+    ...(meta?.total !== undefined ? { 'x-total-count': String(meta.total) } : {}),
+  });
+  res.end(body);
+}
+
 /** The `/v1` REST facade: a route table over stored GraphQL operations, executed in-process on the same schema. */
 export function createRestFacade(
   schema: GraphQLSchema,
@@ -201,7 +217,8 @@ export function createRestFacade(
       await guard.limit(req, res, routeSpec(route).rateClass);
       // The role is settled before the body is read: a caller without it learns nothing about what a body should be.
       requireRole({ principal, publicReads: limits.publicReads }, routeSpec(route).role);
-      const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
+      const params = new RequestParams(match.params as Record<string, string>, url.searchParams, [...(route.query ?? []), ...(route.csv ? ['format'] : [])]);
+      const csv = route.csv === true && wantsCsv(params.queryEnum('format', FORMATS)?.toLowerCase() ?? null, req.headers.accept);
       const body = route.method === 'POST'
         ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])
         : null;
@@ -222,6 +239,7 @@ export function createRestFacade(
       if (result.errors?.length) throw toRestError(result.errors, logger);
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);
+      if (csv) return sendCsv(res, snakeCaseKeys(data), meta as { total?: number } | undefined);
       sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: snakeCaseKeys(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
     },
   };

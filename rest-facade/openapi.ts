@@ -76,14 +76,14 @@ interface Selected {
   fragments: Fragments;
 }
 
-/** Follows a route's data path (field names) into its operation's result; returns the type and selections found there. */
-function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode): Selected {
+/** Follows a data path (field names) into a route's operation result; returns the type and selections found there. */
+function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode, dataPath: readonly string[] = route.doc.dataPath): Selected {
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   let type: GraphQLOutputType = root as GraphQLOutputType;
   let selections: SelectionSetNode | undefined = operation.selectionSet;
-  for (const name of route.doc.dataPath) {
+  for (const name of dataPath) {
     const objectType = getNamedType(type);
     const node: SelectionNode | undefined = selections?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === name);
     if (!isObjectType(objectType) || !node || node.kind !== Kind.FIELD) throw new Error(`OpenAPI: no field ${name} in ${operation.name?.value}`);
@@ -102,11 +102,17 @@ function eventSchemas(schema: GraphQLSchema, events: Readonly<Record<string, str
   }));
 }
 
-/** The schema of a route's `data`: what its operation selects at its data path (for events, the `done` event). */
-function dataSchema(schema: GraphQLSchema, route: RestRoute, selected: Selected): JsonSchema {
+/**
+ * The schema of a route's `data`: what its operation selects at its data path (for events, the `done` event); for a
+ * route that also answers several periods, that or an array of what it selects at its history path.
+ */
+function dataSchema(schema: GraphQLSchema, route: RestRoute, document: DocumentNode, selected: Selected): JsonSchema {
   if (route.events) return eventSchemas(schema, route.events, selected).done;
   // A value the route 404s without is never null in a success.
-  return nonNull(outputSchema(selected.type, selected.selections, selected.fragments));
+  const one = nonNull(outputSchema(selected.type, selected.selections, selected.fragments));
+  if (!route.doc.historyPath) return one;
+  const item = descend(schema, route, document, route.doc.historyPath);
+  return { oneOf: [one, { type: 'array', items: nonNull(outputSchema(item.type, item.selections, item.fragments)) }] };
 }
 
 const ERROR_ENVELOPE: JsonSchema = {
@@ -154,17 +160,21 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
     const parameters = [
       ...[...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
       ...Object.entries(route.doc.query ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+      ...(route.csv ? [{ name: 'format', in: 'query', required: false, schema: { enum: ['json', 'csv'], default: 'json', description: 'csv: the data as text/csv (as does Accept: text/csv)' } }] : []),
     ];
     const selected = descend(schema, route, document);
     const success = {
       type: 'object', required: ['success', 'data'], additionalProperties: false,
       properties: {
         success: { const: true },
-        data: dataSchema(schema, route, selected),
+        data: dataSchema(schema, route, document, selected),
         ...(route.meta ? { meta: { type: 'object', properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } } } } : {}),
       },
     };
     const content: Record<string, unknown> = { 'application/json': { schema: success } };
+    if (route.csv) {
+      content['text/csv'] = { schema: { type: 'string', description: 'RFC 4180 with a header row: one row per item (one for a single object), the scalar fields as columns; a page\u2019s total in X-Total-Count' } };
+    }
     if (route.events) {
       const events = eventSchemas(schema, route.events, selected);
       content['text/event-stream'] = {

@@ -19,6 +19,8 @@ export interface RouteDoc {
   body?: Record<string, unknown>;
   /** Status of a success when not 200. */
   status?: number;
+  /** Where `data` sits when the route answers several periods (an array of these), when it can. */
+  historyPath?: [OperationName, ...string[]];
 }
 
 const PERIOD = { type: 'string', description: 'Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)', examples: ['FY2024', 'Q3-2026', 'latest', 'ttm'] };
@@ -44,6 +46,8 @@ export interface RestRoute {
   query?: readonly string[];
   /** For POST: the JSON body fields the endpoint accepts; anything else is a 400. */
   body?: readonly string[];
+  /** The route can answer text/csv (its data is an object or an array of flat objects). */
+  csv?: true;
   /** Largest body accepted, when it differs from MAX_BODY_BYTES. */
   maxBodyBytes?: 'documents';
   variables(params: RequestParams, body: RequestBody | null): Record<string, unknown>;
@@ -91,24 +95,50 @@ function periodText(variables: Record<string, unknown>): string {
   return period ? `period ${period}` : 'any quarter';
 }
 
-/** A statement route: the company must exist and have the statement for the period asked for. */
+const PERIOD_TYPES = ['annual', 'quarter'];
+
+/** The query parameters of a statement route: one period, or several newest first (`type`, `limit`). */
+function statementQuery(params: RequestParams) {
+  const history = params.has('type') || params.has('limit');
+  if (history && params.has('period')) {
+    throw new AppError('BAD_USER_INPUT', 'Ask for one period (period) or several (type and limit), not both', { field: 'period' });
+  }
+  return {
+    history,
+    period: params.queryString('period'),
+    type: params.queryEnum('type', PERIOD_TYPES),
+    limit: params.queryIntBetween('limit', 1, CAPS.history.maxPeriods),
+  };
+}
+
+/**
+ * A statement route: one statement for a period (the company must exist and have it), or with `type` and `limit`
+ * the last periods of that type, newest first, as an array (periods without this statement are left out).
+ */
 function statementRoute(path: string, operation: string, field: string, noun: string): RestRoute {
   return {
     method: 'GET',
     path,
     operation,
-    query: ['period', 'provenance'],
+    query: ['period', 'type', 'limit', 'provenance'],
+    csv: true,
     doc: {
-      summary: `One ${noun} of a company for a period`,
+      summary: `One ${noun} of a company for a period, or (type, limit) the ${noun} of the last periods, newest first`,
       dataPath: ['company', field],
-      query: { period: PERIOD, provenance: { type: 'boolean', default: false, description: 'Add `provenance`: the SEC source of each imported value' } },
+      historyPath: ['company', 'statements', field],
+      query: {
+        period: { ...PERIOD, description: `One period: ${PERIOD.description}. Leave it out to use type and limit.` },
+        type: { enum: PERIOD_TYPES, description: 'Several periods of this type, newest first: data is then an array (default quarter when limit is given)' },
+        limit: { type: 'integer', minimum: 1, maximum: CAPS.history.maxPeriods, default: CAPS.history.defaultPeriods, description: 'How many periods of `type`, newest first' },
+        provenance: { type: 'boolean', default: false, description: 'Add `provenance`: the SEC source of each imported value' },
+      },
     },
-    variables: (params) => ({ id: params.pathInt('id'), period: params.queryString('period'), provenance: params.queryBool('provenance') }),
-    data: (result, variables) =>
-      found(
-        found(result.company, companyNotFound(variables))[field],
-        `Company ${variables.id} has no ${noun} for ${periodText(variables)}`,
-      ),
+    variables: (params) => ({ id: params.pathInt('id'), ...statementQuery(params), provenance: params.queryBool('provenance') }),
+    data: (result, variables) => {
+      const company = found(result.company, companyNotFound(variables));
+      if (variables.history) return company.statements.map((period: Record<string, unknown>) => period[field]).filter((row: unknown) => row !== null);
+      return found(company[field], `Company ${variables.id} has no ${noun} for ${periodText(variables)}`);
+    },
   };
 }
 
@@ -117,21 +147,26 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/companies',
     operation: 'ListCompanies',
-    query: ['sector', 'limit', 'offset'],
+    query: ['sector', 'ticker', 'q', 'limit', 'offset'],
     doc: {
-      summary: 'Tracked companies, ordered by name, with a sector filter and offset paging',
+      summary: 'Tracked companies, ordered by name, with sector and ticker filters, a name or ticker search (q, best match first) and offset paging',
       dataPath: ['companies', 'items'],
       query: {
         sector: { type: 'string', description: 'A sector in any case, e.g. information technology' },
+        ticker: { type: 'string', maxLength: 16, description: 'Exactly this ticker, any case, e.g. NWSC' },
+        q: { type: 'string', maxLength: 100, description: 'Part of a name or the start of a ticker, any case; best matches first (exact ticker, exact name, ticker prefix, name prefix, a word of the name, anywhere in the name)' },
         limit: { type: 'integer', minimum: 1, maximum: CAPS.companies.maxPageSize, default: CAPS.companies.defaultPageSize },
         offset: { type: 'integer', minimum: 0, maximum: CAPS.companies.maxOffset, default: 0 },
       },
     },
     variables: (params) => ({
       sector: params.queryString('sector'),
+      ticker: params.queryString('ticker'),
+      q: params.queryString('q'),
       limit: params.queryInt('limit'),
       offset: params.queryInt('offset'),
     }),
+    csv: true,
     data: (result) => result.companies.items,
     meta: (result) => ({ total: result.companies.total, limit: result.companies.limit, offset: result.companies.offset }),
   },
@@ -160,6 +195,7 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/companies/:id/periods',
     operation: 'ListPeriods',
     query: ['type'],
+    csv: true,
     doc: { summary: 'Periods with data, newest first', dataPath: ['company', 'periods'], query: { type: { enum: ['quarter', 'annual'] } } },
     variables: (params) => ({ id: params.pathInt('id'), type: params.queryString('type')?.toUpperCase() }),
     data: (result, variables) => found(result.company, companyNotFound(variables)).periods,
@@ -332,8 +368,10 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/ratios/definitions',
     operation: 'ListRatioDefinitions',
+    csv: true,
     doc: { summary: 'Every ratio with its key, category, label and formula', dataPath: ['ratioDefinitions'] },
     variables: () => ({}),
-    data: (result) => result.ratioDefinitions,
+    // A ratio's key as REST names it everywhere else (the ratios route's keys).
+    data: (result) => result.ratioDefinitions.map((definition: { key: string }) => ({ ...definition, key: snakeCase(definition.key) })),
   },
 ];
