@@ -6,7 +6,7 @@ import { AppError, isErrorCode, toAppError } from '../src/shared/errors';
 import { startSseStream, writeSseEvent } from '../src/shared/sse';
 import { appErrorOf } from '../src/graphql/errors';
 import { checkRestVariables } from './variable-check';
-import { snakeCaseKeys } from '../src/shared/case';
+import { restCase, snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
 import { RequestParams } from './params';
@@ -104,7 +104,7 @@ function eventOf(route: RestRoute, result: ExecutionResult, logger: Logger): Res
 
 /** The data of an event as REST sends it; an `error` event carries the error envelope's code and message. */
 function restData(route: RestRoute, event: RestEvent): unknown {
-  return event.name === 'error' ? event.payload : snakeCaseKeys(route.data(event.payload, {}));
+  return event.name === 'error' ? event.payload : restCase(route.data(event.payload, {}));
 }
 
 function raise(event: RestEvent): never {
@@ -239,8 +239,8 @@ export function createRestFacade(
       if (result.errors?.length) throw toRestError(result.errors, logger);
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);
-      if (csv) return sendCsv(res, snakeCaseKeys(data), meta as { total?: number } | undefined);
-      sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: snakeCaseKeys(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
+      if (csv) return sendCsv(res, restCase(data), meta as { total?: number } | undefined);
+      sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: restCase(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
     },
   };
 }

@@ -79,15 +79,6 @@ function found<T>(value: T | null | undefined, message: string): T {
   return value;
 }
 
-/** REST names statement fields as its statement responses do (net_income), also where they appear as values. */
-function snakeFieldNames<T extends { citations?: Array<{ field: string | null }> | null; table?: Array<{ metric: string }> }>(result: T): T {
-  return {
-    ...result,
-    ...(result.citations ? { citations: result.citations.map((c) => ({ ...c, field: c.field === null ? null : snakeCase(c.field) })) } : {}),
-    ...(result.table ? { table: result.table.map((row) => ({ ...row, metric: snakeCase(row.metric) })) } : {}),
-  };
-}
-
 const companyNotFound = (variables: Record<string, unknown>) => `No company with id ${variables.id}`;
 
 function periodText(variables: Record<string, unknown>): string {
@@ -283,7 +274,7 @@ export const ROUTES: readonly RestRoute[] = [
     variables: (_params, body) => ({
       input: { companyId: body!.requiredInt('company_id'), period: body!.string('period'), summaryType: body!.string('summary_type') },
     }),
-    data: (result) => snakeFieldNames(result.summarize),
+    data: (result) => result.summarize,
   },
   {
     method: 'POST',
@@ -301,7 +292,7 @@ export const ROUTES: readonly RestRoute[] = [
     variables: (_params, body) => ({
       input: { companyIds: body!.intArray('company_ids') ?? [], period: body!.string('period'), metrics: body!.stringArray('metrics') },
     }),
-    data: (result) => snakeFieldNames(result.compare),
+    data: (result) => result.compare,
   },
   {
     method: 'POST',
@@ -328,7 +319,7 @@ export const ROUTES: readonly RestRoute[] = [
     variables: (_params, body) => ({
       input: { messages: body!.objectArray('messages', ['role', 'content']), companyIds: body!.intArray('company_ids'), conversationId: body!.string('conversation_id') },
     }),
-    data: (event) => snakeFieldNames(event),
+    data: (event) => event,
   },
   {
     method: 'GET',
