@@ -70,6 +70,15 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       ['/v1/ai/chat', 'post', post('/v1/ai/chat', { messages: [] })],
       ['/v1/auth/token', 'post', post('/v1/auth/token', {}, analyst)],
       ['/v1/auth/session', 'post', post('/v1/auth/session', { api_key: keysFor(app().url).viewer }, {})],
+      ['/v1/auth/token', 'post', requestAs(null, '/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password' })],
+      ['/v1/auth/token', 'post', requestAs(null, '/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })],
+      ['/v1/companies', 'get', get('/v1/companies?q=north&ticker=ncrf')],
+      ['/v1/companies/{id}/income-statement', 'get', get('/v1/companies/1/income-statement?type=annual&limit=2')],
+      ['/v1/companies/{id}/ratios', 'get', get('/v1/companies/1/ratios?type=quarter&limit=3')],
+      ['/v1/admin/keys', 'get', requestAs(null, '/v1/admin/keys', { headers: admin })],
+      ['/v1/admin/keys', 'get', requestAs(null, '/v1/admin/keys', { headers: analyst })],
+      ['/v1/admin/keys', 'post', post('/v1/admin/keys', { name: 'OpenAPI check', role: 'viewer' }, admin)],
+      ['/v1/admin/keys/{id}', 'delete', requestAs(null, '/v1/admin/keys/987654', { method: 'DELETE', headers: admin })],
     ];
     for (const [path, method, pending] of cases) expectConforms(path, method, await pending);
   });
