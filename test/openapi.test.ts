@@ -81,6 +81,8 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       ['/v1/admin/keys/{id}', 'delete', requestAs(null, '/v1/admin/keys/987654', { method: 'DELETE', headers: admin })],
     ];
     for (const [path, method, pending] of cases) expectConforms(path, method, await pending);
+    const made = await post('/v1/admin/keys', { name: 'OpenAPI revoke', role: 'viewer' }, admin);
+    expectConforms('/v1/admin/keys/{id}', 'delete', await requestAs(null, `/v1/admin/keys/${made.body.data.api_key.id}`, { method: 'DELETE', headers: admin }));
   });
   it('lists every status a route can answer: 401 even on public routes, 403 for a missing CSRF header, 414, 429, 431, 503', () => {
     for (const route of ROUTES) {
