@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { ROUTES, routeSpec } from '../rest-facade/routes';
 import { CAPS } from '../src/operations/catalog';
 import { app } from './helpers/shared-app';
@@ -32,6 +33,15 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
     const valid = validate(response.body);
     expect(valid, `${method} ${path} ${response.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(response.body).slice(0, 300)}`).to.equal(true);
   }
+
+  it('is a valid OpenAPI 3.1 document (Redocly\'s structural rules, every $ref resolved)', async () => {
+    const config = await createConfig({ rules: { struct: 'error', 'no-unresolved-refs': 'error' } });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.message} at ${p.location[0]?.pointer}`)).to.deep.equal([]);
+    const broken = { ...doc, info: { title: doc.info.title }, components: { ...doc.components, schemas: { ...doc.components.schemas, Company: { type: 'record' } } } };
+    const found = await lintFromString({ source: JSON.stringify(broken), absoluteRef: 'openapi.json', config });
+    expect(found.map((p) => p.message).join('\n')).to.match(/version/).and.to.match(/type/);
+  });
 
   it('is OpenAPI 3.1 and documents every /v1 route with its security and error responses', () => {
     expect(doc.openapi).to.equal('3.1.0');
