@@ -29,7 +29,7 @@ export function openApiDocument(): Record<string, unknown> {
 }
 
 async function openApiTypes(document: Record<string, unknown>): Promise<string> {
-  const nodes = await openapiTS(document as unknown as OpenAPI3, { alphabetize: false });
+  const nodes = await openapiTS(document as unknown as OpenAPI3, { alphabetize: false, defaultNonNullable: false });
   return HEADER('sdk/openapi.json (openapi-typescript)') + astToString(nodes);
 }
 
