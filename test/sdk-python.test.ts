@@ -2,8 +2,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { App } from '../src/app';
 import { app } from './helpers/shared-app';
-import { createTestKeys, keysFor } from './helpers/keys';
-import { startTestApp } from './helpers/test-app';
+import { keysFor } from './helpers/keys';
+import { rateLimitedApp } from './helpers/rate-limited-app';
 import { hasPython, runProgram } from './helpers/cli';
 
 const PYTHON_SDK = path.join(__dirname, '..', '..', 'sdk', 'python');
@@ -17,11 +17,8 @@ describe('Python SDK (sdk/python): its unittest suite against the service', func
       console.log('    python3 is not installed: the Python SDK tests are skipped');
       this.skip();
     }
-    const budget = { limit: 2, windowSeconds: 2 };
-    limited = await startTestApp({ seedDemoData: false, rateLimits: { reads: budget, search: budget, ai: budget } });
-    await createTestKeys(limited);
+    limited = await rateLimitedApp();
   });
-  after(() => limited?.close());
 
   it('passes `python3 -m unittest` with every test run (none skipped)', async () => {
     const keys = keysFor(app().url);
@@ -29,7 +26,7 @@ describe('Python SDK (sdk/python): its unittest suite against the service', func
       cwd: PYTHON_SDK,
       env: {
         FIS_BASE_URL: app().url, FIS_VIEWER_KEY: keys.viewer, FIS_ANALYST_KEY: keys.analyst, FIS_ADMIN_KEY: keys.admin,
-        FIS_LIMITED_URL: limited!.url, FIS_LIMITED_KEY: keysFor(limited!.url).viewer, PYTHONDONTWRITEBYTECODE: '1',
+        FIS_LIMITED_URL: limited!.url, FIS_LIMITED_KEY: keysFor(limited!.url).admin, PYTHONDONTWRITEBYTECODE: '1',
       },
     });
     const output = stdout + stderr;
