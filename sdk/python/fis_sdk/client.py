@@ -165,7 +165,7 @@ class Client:
                      conversation_id=conversation_id, stream=True)
         response = self._send("POST", "/v1/ai/chat", body=body, stream=True)
         with response:
-            for name, data in read_events(response):
+            for name, data in self._events(response, "/v1/ai/chat"):
                 if name == "error":
                     raise error_for(data["code"], data["message"], response.status)
                 yield ChatEvent(event=name, data=from_json(CHAT_EVENT_DATA[name], data))  # type: ignore[arg-type]
@@ -186,7 +186,7 @@ class Client:
         body = {"query": CHAT_SUBSCRIPTION, "operationName": "Chat", "variables": variables}
         response = self._send("POST", "/graphql/stream", body=body, stream=True)
         with response:
-            for name, data in read_events(response):
+            for name, data in self._events(response, "/graphql/stream"):
                 if name == "complete":
                     return
                 errors = (data or {}).get("errors") or []
@@ -218,6 +218,13 @@ class Client:
         if not isinstance(result, dict) or result.get("success") is not True:
             raise ApiError(f"Unexpected answer from {path}", "INVALID_RESPONSE", status)
         return result
+
+    def _events(self, response: Any, path: str) -> Iterator[Any]:
+        """The events of a stream; a wait for the next piece longer than `timeout` is an ApiTimeoutError."""
+        try:
+            yield from read_events(response)
+        except socket.timeout:
+            raise ApiTimeoutError(f"POST {path}: no event for {self.timeout} s", "TIMEOUT", 0) from None
 
     def _read(self, response: Any, method: str, path: str) -> bytes:
         try:
