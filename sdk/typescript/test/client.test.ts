@@ -3,6 +3,8 @@ import {
   AuthenticationError, ConnectionError, FinancialInsightsClient, InvalidRequestError, NotFoundError, PermissionDeniedError, RateLimitError,
   TimeoutError, type ChatStreamEvent, type GraphQLChatEvent,
 } from '../src';
+import { retryAfterSeconds } from '../src/transport';
+import { ApiError, errorFor, ServiceUnavailableError } from '../src/errors';
 import { app } from '../../../test/helpers/shared-app';
 import { keysFor } from '../../../test/helpers/keys';
 import { rateLimitedApp } from '../../../test/helpers/rate-limited-app';
@@ -198,6 +200,22 @@ describe('TypeScript SDK (sdk/typescript)', function () {
       expect(refused, 'two of four calls at once are refused').to.not.equal(undefined);
       expect(refused!.retryAfterSeconds).to.be.within(1, 2);
       expect(refused!.status).to.equal(429);
+    });
+  });
+
+  describe('units', () => {
+    it('reads Retry-After as seconds or as an HTTP date', () => {
+      expect(retryAfterSeconds('7')).to.equal(7);
+      expect(retryAfterSeconds('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('2015-10-21T07:28:00Z'))).to.equal(10);
+      expect(retryAfterSeconds('soon')).to.equal(undefined);
+      expect(retryAfterSeconds(null)).to.equal(undefined);
+    });
+
+    it('gives each code its class, and a code it does not know the base class', () => {
+      expect(errorFor('SHUTTING_DOWN', 'stopping', 503)).to.be.instanceOf(ServiceUnavailableError);
+      const unknown = errorFor('SOMETHING_NEW', 'new', 418);
+      expect(unknown.constructor).to.equal(ApiError);
+      expect(unknown).to.include({ code: 'SOMETHING_NEW', status: 418, message: 'new' });
     });
   });
 });
