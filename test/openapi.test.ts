@@ -177,9 +177,12 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
         if (method === 'head') continue;
         const body = operation.requestBody?.content['application/json'].schema;
         if (body) expect(body.$ref, `${method} ${path} request body`).to.match(/^#\/components\/schemas\//);
-        const data = operation.responses['200']?.content?.['application/json']?.schema?.properties?.data
-          ?? operation.responses['201']?.content['application/json'].schema.properties.data;
-        const named = data?.$ref ?? data?.items?.$ref;
+        const success = (operation.responses['200'] ?? operation.responses['201'])?.content?.['application/json']?.schema;
+        // The token endpoint answers OAuth's own shape, the named Token itself, without the envelope.
+        const data = path === '/v1/auth/token' ? success : success?.properties?.data;
+        // One object, a list, or (statements and ratios) one period or an array of several.
+        const named = data?.$ref ?? data?.items?.$ref ?? data?.oneOf?.[0].$ref;
+        if (data?.oneOf) expect(data.oneOf[1].items.$ref, `${method} ${path} history`).to.equal(named);
         if (path !== '/v1/auth/session' || method !== 'delete') expect(named, `${method} ${path} data`).to.match(/^#\/components\/schemas\//);
       }
     }

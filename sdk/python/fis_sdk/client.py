@@ -13,13 +13,17 @@ from typing import Any, Dict, Generic, Iterator, List, Optional, Sequence, Type,
 from . import models
 from .errors import ApiConnectionError, ApiError, ApiTimeoutError, error_for
 from .models import (
-    CHAT_EVENT_DATA, BalanceSheet, CashFlow, ChatDoneEvent, ChatEvent, Company, CompanyProfile, Comparison, DataQualityCheck,
+    CHAT_EVENT_DATA, ApiKey, BalanceSheet, CashFlow, ChatDoneEvent, ChatEvent, Company, CompanyProfile, Comparison, CreatedApiKey, DataQualityCheck,
     IncomeStatement, IngestedDocument, PageMeta, Period, RatioDefinition, Ratios, SearchResult, Summary, Token, from_json,
 )
 from .operations import CHAT_SUBSCRIPTION
 from .sse import read_events
 
 T = TypeVar("T")
+
+OAUTH_STATUS_CODES = {400: "BAD_USER_INPUT", 401: "UNAUTHENTICATED", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
+                      415: "UNSUPPORTED_MEDIA_TYPE", 429: "RATE_LIMITED", 503: "SERVICE_UNAVAILABLE"}
+"""The service's code for the status of an OAuth error (RFC 6749 names the error, not a code)."""
 
 
 @dataclass(frozen=True)
@@ -101,11 +105,10 @@ class Client:
 
     def company_by_ticker(self, ticker: str) -> CompanyProfile:
         """A company's profile by its ticker, in any case; NotFoundError when no company has it."""
-        wanted = ticker.strip().upper()
-        for company in self.companies(limit=100):
-            if company.ticker.upper() == wanted:
-                return self.company(company.id)
-        raise error_for("NOT_FOUND", f"No company with ticker {ticker}", 404)
+        found = self._data("GET", "/v1/companies", query={"ticker": ticker.strip(), "limit": 1})
+        if not found:
+            raise error_for("NOT_FOUND", f"No company with ticker {ticker}", 404)
+        return self.company(found[0]["id"])
 
     def periods(self, company_id: int, type: Optional[str] = None) -> List[Period]:
         """The periods a company has data for, newest first (`type`: quarter or annual)."""
@@ -129,8 +132,28 @@ class Client:
     def ratios(self, company_id: int, period: Optional[str] = None) -> Ratios:
         return from_json(Ratios, self._data("GET", f"/v1/companies/{int(company_id)}/ratios", query={"period": period}))
 
+    def income_statement_history(self, company_id: int, type: str = "quarter", limit: Optional[int] = None,
+                                 provenance: bool = False) -> List[IncomeStatement]:
+        """The income statements of the last `limit` periods of `type` (quarter or annual), newest first."""
+        return self._history(IncomeStatement, "income-statement", company_id, type, limit, provenance)
+
+    def balance_sheet_history(self, company_id: int, type: str = "quarter", limit: Optional[int] = None,
+                              provenance: bool = False) -> List[BalanceSheet]:
+        return self._history(BalanceSheet, "balance-sheet", company_id, type, limit, provenance)
+
+    def cash_flow_history(self, company_id: int, type: str = "quarter", limit: Optional[int] = None,
+                          provenance: bool = False) -> List[CashFlow]:
+        return self._history(CashFlow, "cash-flow", company_id, type, limit, provenance)
+
+    def ratios_history(self, company_id: int, type: str = "quarter", limit: Optional[int] = None) -> List[Ratios]:
+        return self._history(Ratios, "ratios", company_id, type, limit, False)
+
     def ratio_definitions(self) -> List[RatioDefinition]:
         return [from_json(RatioDefinition, item) for item in self._data("GET", "/v1/ratios/definitions")]
+
+    def _history(self, cls: Type[T], route: str, company_id: int, type: str, limit: Optional[int], provenance: bool) -> List[T]:
+        query = {"type": type, "limit": limit, "provenance": "true" if provenance else None}
+        return [from_json(cls, item) for item in self._data("GET", f"/v1/companies/{int(company_id)}/{route}", query=query)]
 
     def _statement(self, cls: Type[T], route: str, company_id: int, period: Optional[str], provenance: bool) -> T:
         query = {"period": period, "provenance": "true" if provenance else None}
@@ -199,9 +222,25 @@ class Client:
 
     def token(self, client_secret: Optional[str] = None) -> Token:
         """OAuth 2.0 client credentials: the API key (or `client_secret`) exchanged for a short-lived bearer token;
-        `Client(base_url, access_token=token.access_token)` then authenticates with it."""
+        `Client(base_url, access_token=token.access_token)` then authenticates with it. The endpoint answers OAuth's
+        own shape, not the envelope; its errors become the same typed errors (the OAuth name in `details`)."""
         body = _body(models.TokenRequest, grant_type="client_credentials", client_secret=client_secret)
-        return from_json(Token, self._data("POST", "/v1/auth/token", body=body))
+        with self._send("POST", "/v1/auth/token", body=body) as response:
+            return from_json(Token, json.loads(self._read(response, "POST", "/v1/auth/token")))
+
+    # --- API keys (the admin role) ---------------------------------------------------------------------------------
+
+    def list_api_keys(self) -> List[ApiKey]:
+        """Every API key, revoked ones included (never the key itself)."""
+        return [from_json(ApiKey, item) for item in self._data("GET", "/v1/admin/keys")]
+
+    def create_api_key(self, name: str, role: str) -> CreatedApiKey:
+        """A new key for `role` (viewer, analyst or admin): `key` is in this answer only."""
+        return from_json(CreatedApiKey, self._data("POST", "/v1/admin/keys", body=_body(models.CreateApiKeyRequest, name=name, role=role)))
+
+    def revoke_api_key(self, key_id: int) -> ApiKey:
+        """Revokes a key: every instance refuses it within a second."""
+        return from_json(ApiKey, self._data("DELETE", f"/v1/admin/keys/{int(key_id)}"))
 
     # --- HTTP ------------------------------------------------------------------------------------------------------
 
@@ -285,6 +324,9 @@ class Client:
         except ValueError:
             return ApiError(f"{method} {path} answered {failure.code}: {text[:200]}", "INVALID_RESPONSE", failure.code, None, retry_after)
         error = body.get("error") if isinstance(body, dict) else None
+        if isinstance(error, str):  # OAuth's shape (the token endpoint): the error's name, no code
+            code = OAUTH_STATUS_CODES.get(failure.code, "INTERNAL_SERVER_ERROR")
+            return error_for(code, body.get("error_description", error), failure.code, {"oauth_error": error}, retry_after)
         if error is None and isinstance(body, dict) and body.get("errors"):
             first = body["errors"][0]
             error = {"code": (first.get("extensions") or {}).get("code"), "message": first.get("message", "")}

@@ -662,6 +662,35 @@ class ChatRequest:
 
 
 @dataclass(frozen=True)
+class ApiKey:
+    """An API key as stored: never the key itself, only the start of it."""
+    id: int
+    name: str
+    role: str
+    """viewer, analyst or admin."""
+    prefix: str
+    """The first characters of the key, to recognise it."""
+    created_at: str
+    last_used_at: Optional[str]
+    revoked_at: Optional[str]
+    """When it was revoked; every instance refuses it within a second of that."""
+
+
+@dataclass(frozen=True)
+class CreatedApiKey:
+    """A new key: `key` is shown this once and cannot be read again."""
+    key: str
+    """The key itself (fis_live_…): store it now."""
+    api_key: ApiKey
+
+
+@dataclass(frozen=True)
+class CreateApiKeyRequest:
+    name: str
+    role: Literal["viewer", "analyst", "admin"]
+
+
+@dataclass(frozen=True)
 class RatioDefinition:
     """How a ratio is computed."""
     key: str
@@ -692,7 +721,15 @@ class Session:
 @dataclass(frozen=True)
 class TokenRequest:
     grant_type: Optional[Literal["client_credentials"]] = None
+    client_id: Optional[str] = None
     client_secret: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class OAuthError:
+    """An OAuth 2.0 error (RFC 6749 §5.2)"""
+    error: str
+    error_description: str
 
 
 @dataclass(frozen=True)
@@ -711,6 +748,7 @@ _NESTED: Dict[str, Dict[str, Callable[[Any], Any]]] = {
     'Comparison': {'table': _list(_model(ComparisonRow)), 'citations': _list(_model(Citation)), 'grounding': _model(Grounding), 'claims': _list(_model(Claim))},
     'ChatCitationsEvent': {'citations': _list(_model(Citation))},
     'ChatDoneEvent': {'citations': _list(_model(Citation)), 'grounding': _model(Grounding), 'claims': _list(_model(Claim))},
+    'CreatedApiKey': {'api_key': _model(ApiKey)},
 }
 
 CHAT_EVENT_DATA: Dict[str, Type[Any]] = {

@@ -66,8 +66,17 @@ class StatementsTest(unittest.TestCase):
         self.assertIsInstance(client().balance_sheet(1, period=year).total_assets, (int, float))
         self.assertEqual(client().cash_flow(1, period=year).period, year)
         self.assertEqual(client().ratios(1, period=year).type, "ANNUAL")
-        self.assertIn("grossMargin", [definition.key for definition in client().ratio_definitions()])
+        self.assertIn("gross_margin", [definition.key for definition in client().ratio_definitions()])
         self.assertTrue(client().data_quality(1))
+
+    def test_the_last_periods_newest_first(self):
+        quarters = client().income_statement_history(1, limit=3)
+        self.assertEqual(len(quarters), 3)
+        self.assertIsInstance(quarters[0], models.IncomeStatement)
+        self.assertEqual([q.period_end for q in quarters], sorted((q.period_end for q in quarters), reverse=True))
+        self.assertEqual([r.type for r in client().ratios_history(1, type="annual", limit=2)], ["ANNUAL", "ANNUAL"])
+        self.assertGreater(len(client().balance_sheet_history(1)), 1)
+        self.assertEqual(client().cash_flow_history(1, type="annual", limit=1)[0].period, client().cash_flow(1, period="latest-fy").period)
 
     def test_bad_input_is_an_invalid_request_error(self):
         with self.assertRaises(InvalidRequestError) as caught:
@@ -131,6 +140,25 @@ class CredentialsTest(unittest.TestCase):
         with self.assertRaises(AuthenticationError) as caught:
             Client(BASE_URL, api_key="fis_live_not-a-key").list_companies()
         self.assertEqual(caught.exception.status, 401)
+
+    def test_token_endpoint_errors_and_key_administration(self):
+        with self.assertRaises(AuthenticationError) as caught:
+            Client(BASE_URL).token("fis_live_not-a-key")
+        self.assertEqual(caught.exception.details, {"oauth_error": "invalid_client"})
+        self.assertEqual(Client(BASE_URL).token(os.environ["FIS_VIEWER_KEY"]).role, "viewer")
+        created = client("admin").create_api_key("python sdk test", "viewer")
+        self.assertTrue(created.key.startswith("fis_live_"))
+        self.assertIsInstance(created.api_key, models.ApiKey)
+        fresh = Client(BASE_URL, api_key=created.key)
+        self.assertEqual(len(fresh.list_companies(limit=1).data), 1)
+        listed = {key.id: key for key in client("admin").list_api_keys()}
+        self.assertIsNone(listed[created.api_key.id].revoked_at)
+        self.assertIsNotNone(client("admin").revoke_api_key(created.api_key.id).revoked_at)
+        time.sleep(1.1)  # instances refuse a revoked key within a second
+        with self.assertRaises(AuthenticationError):
+            fresh.list_companies()
+        with self.assertRaises(PermissionDeniedError):
+            client("analyst").list_api_keys()
 
     def test_timeout_and_connection_errors(self):
         with self.assertRaises(ApiTimeoutError) as caught:

@@ -2,9 +2,9 @@ import { errorFor } from './errors.js';
 import { CHAT_SUBSCRIPTION, type ChatSubscription } from './generated/graphql-chat.js';
 import { readEvents } from './sse.js';
 import { Transport, type ClientOptions, type RequestOptions } from './transport.js';
-import { routePath, type BodyOf, type DataOf, type QueryOf, type RouteWith } from './routes.js';
+import { routePath, type BodyOf, type DataOf, type Many, type One, type QueryOf, type RouteWith } from './routes.js';
 import type {
-  BalanceSheet, CashFlow, ChatEvent, ChatDoneEvent, ChatRequest, Company, CompanyProfile, CompareRequest, Comparison, DataQualityCheck,
+  ApiKey, CreateApiKeyRequest, CreatedApiKey, RatiosHistoryQuery, StatementHistoryQuery, BalanceSheet, CashFlow, ChatEvent, ChatDoneEvent, ChatRequest, Company, CompanyProfile, CompareRequest, Comparison, DataQualityCheck,
   IncomeStatement, IngestDocumentRequest, IngestedDocument, ListCompaniesQuery, Page, PageMeta, Period, PeriodsQuery, RatioDefinition,
   Ratios, RatiosQuery, SearchRequest, SearchResult, StatementQuery, SummarizeRequest, Summary, Token,
 } from './types.js';
@@ -44,9 +44,24 @@ export class FinancialInsightsClient {
     return (await this.transport.json<DataOf<P, 'get'>>({ method: 'GET', path: routePath(route, id), query: query as Record<string, string>, ...options })).data;
   }
 
+  /** GET one period of a route that also answers several; `type` or `limit` would ask for several. */
+  private async readOne<P extends RouteWith<'get'>>(route: P, id: number, query: QueryOf<P>, options: RequestOptions): Promise<One<DataOf<P, 'get'>>> {
+    return (await this.read(route, id, query, options)) as One<DataOf<P, 'get'>>;
+  }
+
+  /** GET the last periods of such a route, newest first: `type` defaults to quarter, so the service answers an array. */
+  private async readMany<P extends RouteWith<'get'>>(route: P, id: number, query: QueryOf<P> & { type?: string; limit?: number }, options: RequestOptions): Promise<Many<DataOf<P, 'get'>>> {
+    return (await this.read(route, id, query.type || query.limit ? query : { ...query, type: 'quarter' }, options)) as Many<DataOf<P, 'get'>>;
+  }
+
   /** POST a body to a route: its `data`, typed by the document. */
   private async write<P extends RouteWith<'post'>>(route: P, body: BodyOf<P>, options: RequestOptions): Promise<DataOf<P, 'post'>> {
     return (await this.transport.json<DataOf<P, 'post'>>({ method: 'POST', path: routePath(route), body, ...options })).data;
+  }
+
+  /** DELETE a route's resource: its `data`, typed by the document. */
+  private async remove<P extends RouteWith<'delete'>>(route: P, id: number, options: RequestOptions): Promise<DataOf<P, 'delete'>> {
+    return (await this.transport.json<DataOf<P, 'delete'>>({ method: 'DELETE', path: routePath(route, id), ...options })).data;
   }
 
   readonly companies = {
@@ -63,12 +78,9 @@ export class FinancialInsightsClient {
     get: (id: number, options: RequestOptions = {}): Promise<CompanyProfile> => this.read('/v1/companies/{id}', id, undefined, options),
     /** A company's profile by its ticker (any case); NotFoundError when no company has it. */
     byTicker: async (ticker: string, options: RequestOptions = {}): Promise<CompanyProfile> => {
-      const wanted = ticker.trim().toUpperCase();
-      for await (const page of this.pagesOf({ limit: 100 }, options)) {
-        const match = page.data.find((c) => c.ticker.toUpperCase() === wanted);
-        if (match) return this.companies.get(match.id, options);
-      }
-      throw errorFor('NOT_FOUND', `No company with ticker ${ticker}`, 404);
+      const [match] = (await this.companies.list({ ticker: ticker.trim(), limit: 1 }, options)).data;
+      if (!match) throw errorFor('NOT_FOUND', `No company with ticker ${ticker}`, 404);
+      return this.companies.get(match.id, options);
     },
     /** The periods a company has data for, newest first. */
     periods: (id: number, query: PeriodsQuery = {}, options: RequestOptions = {}): Promise<Period[]> =>
@@ -81,14 +93,23 @@ export class FinancialInsightsClient {
   readonly statements = {
     /** The income statement of a period (`FY2024`, `Q3-2024`, `latest`, `latest-fy`, `ttm`; default the newest quarter). */
     income: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<IncomeStatement> =>
-      this.read('/v1/companies/{id}/income-statement', id, query, options),
+      this.readOne('/v1/companies/{id}/income-statement', id, query, options),
     balanceSheet: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<BalanceSheet> =>
-      this.read('/v1/companies/{id}/balance-sheet', id, query, options),
+      this.readOne('/v1/companies/{id}/balance-sheet', id, query, options),
     cashFlow: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<CashFlow> =>
-      this.read('/v1/companies/{id}/cash-flow', id, query, options),
+      this.readOne('/v1/companies/{id}/cash-flow', id, query, options),
     /** The ratios of a period, computed from the statements. */
     ratios: (id: number, query: RatiosQuery = {}, options: RequestOptions = {}): Promise<Ratios> =>
-      this.read('/v1/companies/{id}/ratios', id, query, options),
+      this.readOne('/v1/companies/{id}/ratios', id, query, options),
+    /** The income statements of the last periods, newest first (`type` quarter (default) or annual, `limit` periods). */
+    incomeHistory: (id: number, query: StatementHistoryQuery = {}, options: RequestOptions = {}): Promise<IncomeStatement[]> =>
+      this.readMany('/v1/companies/{id}/income-statement', id, query, options),
+    balanceSheetHistory: (id: number, query: StatementHistoryQuery = {}, options: RequestOptions = {}): Promise<BalanceSheet[]> =>
+      this.readMany('/v1/companies/{id}/balance-sheet', id, query, options),
+    cashFlowHistory: (id: number, query: StatementHistoryQuery = {}, options: RequestOptions = {}): Promise<CashFlow[]> =>
+      this.readMany('/v1/companies/{id}/cash-flow', id, query, options),
+    ratiosHistory: (id: number, query: RatiosHistoryQuery = {}, options: RequestOptions = {}): Promise<Ratios[]> =>
+      this.readMany('/v1/companies/{id}/ratios', id, query, options),
     /** Every ratio with its formula. */
     ratioDefinitions: (options: RequestOptions = {}): Promise<RatioDefinition[]> =>
       this.read('/v1/ratios/definitions', undefined, undefined, options),
@@ -127,9 +148,24 @@ export class FinancialInsightsClient {
   };
 
   readonly auth = {
-    /** OAuth 2.0 client credentials: the client's API key (or `clientSecret`) exchanged for a short-lived bearer token. */
-    token: (clientSecret?: string, options: RequestOptions = {}): Promise<Token> =>
-      this.write('/v1/auth/token', { grant_type: 'client_credentials', ...(clientSecret ? { client_secret: clientSecret } : {}) }, options),
+    /**
+     * OAuth 2.0 client credentials: the client's API key (or `clientSecret`) exchanged for a short-lived bearer token
+     * (the endpoint answers OAuth's own shape, not the envelope; its errors become the same typed errors).
+     */
+    token: async (clientSecret?: string, options: RequestOptions = {}): Promise<Token> => {
+      const body: BodyOf<'/v1/auth/token'> = { grant_type: 'client_credentials', ...(clientSecret ? { client_secret: clientSecret } : {}) };
+      return this.transport.plain<Token>({ method: 'POST', path: routePath('/v1/auth/token'), body, ...options });
+    },
+  };
+
+  /** API keys (the admin role): list, create (the key is in that answer only), revoke. */
+  readonly admin = {
+    keys: {
+      list: (options: RequestOptions = {}): Promise<ApiKey[]> => this.read('/v1/admin/keys', undefined, undefined, options),
+      create: (request: CreateApiKeyRequest, options: RequestOptions = {}): Promise<CreatedApiKey> => this.write('/v1/admin/keys', request, options),
+      /** Revokes a key: every instance refuses it within a second. */
+      revoke: (id: number, options: RequestOptions = {}): Promise<ApiKey> => this.remove('/v1/admin/keys/{id}', id, options),
+    },
   };
 
   private async *pagesOf(query: ListCompaniesQuery, options: RequestOptions): AsyncGenerator<Page<Company>> {

@@ -1,4 +1,4 @@
-import { ApiError, ConnectionError, errorFor, TimeoutError } from './errors.js';
+import { ApiError, ConnectionError, errorFor, TimeoutError, type ErrorCode } from './errors.js';
 
 export interface ClientOptions {
   /** Where the service runs, e.g. `https://insights.example.com` (no trailing `/v1`). */
@@ -37,6 +37,16 @@ interface Call extends RequestOptions {
   body?: unknown;
   /** Ask for an event stream. */
   stream?: boolean;
+}
+
+/** The service's code for the status of an OAuth error (RFC 6749 §5.2 names the error, not a code); the OAuth name stays in details. */
+const OAUTH_STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'BAD_USER_INPUT', 401: 'UNAUTHENTICATED', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED', 503: 'SERVICE_UNAVAILABLE',
+};
+
+function oauthError(status: number, body: { error: string; error_description?: string }) {
+  return { code: OAUTH_STATUS_CODES[status] ?? 'INTERNAL_SERVER_ERROR', message: body.error_description ?? body.error, details: { oauth_error: body.error } };
 }
 
 const DEFAULTS = { timeoutMs: 30_000, maxRetries: 2, maxRetryDelayMs: 30_000 };
@@ -84,6 +94,16 @@ export class Transport {
       return { data: body.data as T, meta: body.meta, status: response.status };
     } catch (error) {
       if (error instanceof ApiError) throw error;
+      throw new ApiError(`${call.method} ${call.path} answered ${response.status} with a body that is not JSON`, 'INVALID_RESPONSE', response.status);
+    }
+  }
+
+  /** A JSON request to an endpoint that answers without the envelope (the OAuth token endpoint). */
+  async plain<T>(call: Call): Promise<T> {
+    const response = await this.send(call);
+    try {
+      return (await response.json()) as T;
+    } catch {
       throw new ApiError(`${call.method} ${call.path} answered ${response.status} with a body that is not JSON`, 'INVALID_RESPONSE', response.status);
     }
   }
@@ -157,7 +177,9 @@ export class Transport {
     } catch {
       return new ApiError(`${call.method} ${call.path} answered ${response.status}: ${text.slice(0, 200)}`, 'INVALID_RESPONSE', response.status, undefined, retryAfter);
     }
-    const error = body?.error ?? { code: body?.errors?.[0]?.extensions?.code, message: body?.errors?.[0]?.message };
+    const error = typeof body?.error === 'string'
+      ? oauthError(response.status, body)
+      : body?.error ?? { code: body?.errors?.[0]?.extensions?.code, message: body?.errors?.[0]?.message };
     if (!error?.code) return new ApiError(`${call.method} ${call.path} answered ${response.status}`, 'INVALID_RESPONSE', response.status, body, retryAfter);
     return errorFor(error.code, error.message, response.status, error.details, retryAfter);
   }

@@ -34,15 +34,22 @@ export type ChatRequest = Schemas['ChatRequest'];
 export type ChatEvent = Schemas['ChatEvent'];
 export type ChatDoneEvent = Schemas['ChatDoneEvent'];
 export type Token = Schemas['Token'];
+export type ApiKey = Schemas['ApiKey'];
+export type CreatedApiKey = Schemas['CreatedApiKey'];
+export type CreateApiKeyRequest = Schemas['CreateApiKeyRequest'];
 export type Role = Schemas['Role'];
 export type ErrorEnvelope = Schemas['Error'];
 
-/** Query parameters of a route, by its operation id. */
-export type QueryOf<Operation extends keyof operations> = NonNullable<operations[Operation]['parameters']['query']>;
+/** Query parameters of a route, by its operation id (`format` left out: the SDK reads JSON, not CSV). */
+export type QueryOf<Operation extends keyof operations> = Omit<NonNullable<operations[Operation]['parameters']['query']>, 'format'>;
 
 export type ListCompaniesQuery = QueryOf<'ListCompanies'>;
-export type StatementQuery = QueryOf<'GetIncomeStatement'>;
-export type RatiosQuery = QueryOf<'GetRatios'>;
+/** One period of a statement (`period`, default the newest quarter). */
+export type StatementQuery = Omit<QueryOf<'GetIncomeStatement'>, 'type' | 'limit'>;
+/** The last periods of a statement, newest first (`type`, default quarter; `limit`). */
+export type StatementHistoryQuery = Omit<QueryOf<'GetIncomeStatement'>, 'period'>;
+export type RatiosQuery = Omit<QueryOf<'GetRatios'>, 'type' | 'limit'>;
+export type RatiosHistoryQuery = Omit<QueryOf<'GetRatios'>, 'period'>;
 export type PeriodsQuery = QueryOf<'ListPeriods'>;
 
 /** One page of a list and where it sits in the whole. */

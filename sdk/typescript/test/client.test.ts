@@ -73,8 +73,20 @@ describe('TypeScript SDK (sdk/typescript)', function () {
       const ratios = await client().statements.ratios(1, { period: year });
       expect(ratios.type).to.equal('ANNUAL');
       const definitions = await client().statements.ratioDefinitions();
-      expect(definitions.map((d) => d.key)).to.include('grossMargin');
+      expect(definitions.map((d) => d.key)).to.include('gross_margin');
       expect((await client().companies.dataQuality(1)).length).to.be.above(0);
+    });
+
+    it('reads the last periods of a statement or of the ratios, newest first, as arrays', async () => {
+      const quarters = await client().statements.incomeHistory(1, { limit: 3 });
+      expect(quarters).to.have.length(3);
+      expect(quarters.every((q) => q.fiscal_quarter !== null)).to.equal(true);
+      expect(quarters.map((q) => q.period_end)).to.deep.equal([...quarters.map((q) => q.period_end)].sort().reverse());
+      const years = await client().statements.ratiosHistory(1, { type: 'annual', limit: 2 });
+      expect(years.map((r) => r.type)).to.deep.equal(['ANNUAL', 'ANNUAL']);
+      expect((await client().statements.balanceSheetHistory(1)).length).to.be.above(1);
+      const cash = await client().statements.cashFlowHistory(1, { type: 'annual', limit: 1 });
+      expect(cash[0].period).to.equal((await client().statements.cashFlow(1, { period: 'latest-fy' })).period);
     });
 
     it('turns bad input into an InvalidRequestError carrying the service message', async () => {
@@ -169,6 +181,29 @@ describe('TypeScript SDK (sdk/typescript)', function () {
       })().catch((e: unknown) => e);
       expect(failure).to.equal(reason);
       expect(events).to.have.length(1);
+    });
+
+    it('refuses a bad client secret at the token endpoint with a typed error keeping the OAuth error name', async () => {
+      const refused = await client(null).auth.token('fis_live_not-a-key').catch((e: unknown) => e);
+      expect(refused).to.be.instanceOf(AuthenticationError).and.to.include({ status: 401 });
+      expect((refused as AuthenticationError).details).to.deep.equal({ oauth_error: 'invalid_client' });
+      const token = await client(null).auth.token(keysFor(app().url).viewer);
+      expect(token.role).to.equal('viewer');
+    });
+
+    it('administers keys as an admin: create (the key shown once), list, revoke; an analyst may not', async () => {
+      const created = await client('admin').admin.keys.create({ name: 'sdk test', role: 'viewer' });
+      expect(created.key).to.match(/^fis_live_/);
+      const fresh = new FinancialInsightsClient({ baseUrl: app().url, apiKey: created.key });
+      expect((await fresh.companies.list({ limit: 1 })).data).to.have.length(1);
+      const listed = await client('admin').admin.keys.list();
+      expect(listed.find((key) => key.id === created.api_key.id)).to.include({ name: 'sdk test', role: 'viewer', revoked_at: null });
+      const revoked = await client('admin').admin.keys.revoke(created.api_key.id);
+      expect(revoked.revoked_at).to.be.a('string');
+      // Instances refuse a revoked key within a second (they cache keys that long).
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(await fresh.companies.list().catch((e: unknown) => e)).to.be.instanceOf(AuthenticationError);
+      expect(await client('analyst').admin.keys.list().catch((e: unknown) => e)).to.be.instanceOf(PermissionDeniedError);
     });
 
     it('reports a service that is not there as a ConnectionError', async () => {

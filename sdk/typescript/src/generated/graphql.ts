@@ -128,7 +128,7 @@ export type ChatErrorEvent = ChatEvent & {
 
 export type Query = {
   __typename?: 'Query';
-  /** Tracked companies ordered by name, optionally filtered by sector (any case). */
+  /** Tracked companies ordered by name, optionally filtered by sector or ticker (any case); with `q`, the best matches of a name or ticker first. */
   companies: CompanyPage;
   /** One company by id or by ticker (exactly one of them). */
   company: Maybe<Company>;
@@ -138,12 +138,16 @@ export type Query = {
   ratioDefinitions: Array<RatioDefinition>;
   /** Hybrid semantic search over company documents, best first. */
   search: Array<SearchHit>;
+  /** Every API key, revoked ones included, oldest first (never the keys themselves). */
+  apiKeys: Array<ApiKey>;
 };
 
 
 export type QueryCompaniesArgs = {
   offset?: Scalars['Int']['input'];
   limit?: Scalars['Int']['input'];
+  q?: InputMaybe<Scalars['String']['input']>;
+  ticker?: InputMaybe<Scalars['String']['input']>;
   sector?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -624,6 +628,21 @@ export type SearchMode =
   | 'TEXT'
   | 'VECTOR';
 
+/** An API key as stored: never the key itself, only the start of it. */
+export type ApiKey = {
+  __typename?: 'ApiKey';
+  id: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  /** viewer, analyst or admin. */
+  role: Scalars['String']['output'];
+  /** The first characters of the key, to recognise it. */
+  prefix: Scalars['String']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  lastUsedAt: Maybe<Scalars['DateTimeISO']['output']>;
+  /** When it was revoked; every instance refuses it within a second of that. */
+  revokedAt: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Stores a document and indexes it; the same text for the same company is stored once. */
@@ -632,6 +651,10 @@ export type Mutation = {
   summarize: Summary;
   /** A comparison of 2 to 5 companies for a period: text plus a table of the compared measures. */
   compare: Comparison;
+  /** Creates an API key; the key is in the answer and nowhere else. */
+  createApiKey: CreatedApiKey;
+  /** Revokes an API key (again: keeps the first date); refused by every instance within a second. */
+  revokeApiKey: ApiKey;
 };
 
 
@@ -647,6 +670,16 @@ export type MutationSummarizeArgs = {
 
 export type MutationCompareArgs = {
   input: CompareInput;
+};
+
+
+export type MutationCreateApiKeyArgs = {
+  input: CreateApiKeyInput;
+};
+
+
+export type MutationRevokeApiKeyArgs = {
+  id: Scalars['Int']['input'];
 };
 
 export type IngestDocumentResult = {
@@ -762,6 +795,21 @@ export type CompareInput = {
   period?: InputMaybe<Scalars['String']['input']>;
   /** Measures to compare (see the README); a default set when omitted. */
   metrics?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+/** A new key: `key` is shown this once and cannot be read again. */
+export type CreatedApiKey = {
+  __typename?: 'CreatedApiKey';
+  apiKey: ApiKey;
+  /** The key itself (fis_live_…): store it now. */
+  key: Scalars['String']['output'];
+};
+
+export type CreateApiKeyInput = {
+  /** 1 to 100 characters, to tell keys apart. */
+  name: Scalars['String']['input'];
+  /** viewer, analyst or admin. */
+  role: Scalars['String']['input'];
 };
 
 export type Subscription = {

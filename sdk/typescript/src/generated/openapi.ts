@@ -8,7 +8,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Tracked companies, ordered by name, with a sector filter and offset paging
+         * Tracked companies, ordered by name, with sector and ticker filters, a name or ticker search (q, best match first) and offset paging
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: ListCompanies.
          */
         get: operations["ListCompanies"];
@@ -17,7 +17,7 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * Tracked companies, ordered by name, with a sector filter and offset paging
+         * Tracked companies, ordered by name, with sector and ticker filters, a name or ticker search (q, best match first) and offset paging
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: ListCompanies.
          */
         head: operations["ListCompaniesHead"];
@@ -56,7 +56,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One income statement of a company for a period
+         * One income statement of a company for a period, or (type, limit) the income statement of the last periods, newest first
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetIncomeStatement.
          */
         get: operations["GetIncomeStatement"];
@@ -65,7 +65,7 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * One income statement of a company for a period
+         * One income statement of a company for a period, or (type, limit) the income statement of the last periods, newest first
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetIncomeStatement.
          */
         head: operations["GetIncomeStatementHead"];
@@ -80,7 +80,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One balance sheet of a company for a period
+         * One balance sheet of a company for a period, or (type, limit) the balance sheet of the last periods, newest first
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetBalanceSheet.
          */
         get: operations["GetBalanceSheet"];
@@ -89,7 +89,7 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * One balance sheet of a company for a period
+         * One balance sheet of a company for a period, or (type, limit) the balance sheet of the last periods, newest first
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetBalanceSheet.
          */
         head: operations["GetBalanceSheetHead"];
@@ -104,7 +104,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One cash flow statement of a company for a period
+         * One cash flow statement of a company for a period, or (type, limit) the cash flow statement of the last periods, newest first
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetCashFlow.
          */
         get: operations["GetCashFlow"];
@@ -113,7 +113,7 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * One cash flow statement of a company for a period
+         * One cash flow statement of a company for a period, or (type, limit) the cash flow statement of the last periods, newest first
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetCashFlow.
          */
         head: operations["GetCashFlowHead"];
@@ -128,7 +128,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One ratios of a company for a period
+         * One ratios of a company for a period, or (type, limit) the ratios of the last periods, newest first
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetRatios.
          */
         get: operations["GetRatios"];
@@ -137,7 +137,7 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * One ratios of a company for a period
+         * One ratios of a company for a period, or (type, limit) the ratios of the last periods, newest first
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetRatios.
          */
         head: operations["GetRatiosHead"];
@@ -292,6 +292,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every API key, revoked ones included, oldest first; never the keys themselves
+         * @description Needs the admin role; rate class reads. GraphQL operation: ListApiKeys.
+         */
+        get: operations["ListApiKeys"];
+        put?: never;
+        /**
+         * Create an API key: `key` is in this answer and nowhere else
+         * @description Needs the admin role; rate class reads. GraphQL operation: CreateApiKey.
+         */
+        post: operations["CreateApiKey"];
+        delete?: never;
+        options?: never;
+        /**
+         * Every API key, revoked ones included, oldest first; never the keys themselves
+         * @description Needs the admin role; rate class reads. GraphQL operation: ListApiKeys.
+         */
+        head: operations["ListApiKeysHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key; every instance refuses it within a second (revoking again keeps the first date)
+         * @description Needs the admin role; rate class reads. GraphQL operation: RevokeApiKey.
+         */
+        delete: operations["RevokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/ratios/definitions": {
         parameters: {
             query?: never;
@@ -325,7 +373,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** OAuth 2.0 client credentials: exchange an API key (X-API-Key header or client_secret) for a short-lived JWT */
+        /**
+         * OAuth 2.0 client credentials (RFC 6749 §4.4): an API key as the client secret (HTTP Basic, client_secret, or X-API-Key) for a short-lived JWT
+         * @description Answers in OAuth’s own shape (not the /v1 envelope): the token response, or {error, error_description}. client_id may be any value.
+         */
         post: operations["IssueToken"];
         delete?: never;
         options?: never;
@@ -1001,6 +1052,31 @@ export interface components {
             conversation_id?: string;
             stream?: boolean;
         };
+        /** @description An API key as stored: never the key itself, only the start of it. */
+        ApiKey: {
+            id: number;
+            name: string;
+            /** @description viewer, analyst or admin. */
+            role: string;
+            /** @description The first characters of the key, to recognise it. */
+            prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            last_used_at: string | null;
+            /** @description When it was revoked; every instance refuses it within a second of that. */
+            revoked_at: string | null;
+        };
+        /** @description A new key: `key` is shown this once and cannot be read again. */
+        CreatedApiKey: {
+            /** @description The key itself (fis_live_…): store it now. */
+            key: string;
+            api_key: components["schemas"]["ApiKey"];
+        };
+        CreateApiKeyRequest: {
+            name: string;
+            /** @enum {unknown} */
+            role: "viewer" | "analyst" | "admin";
+        };
         /** @description How a ratio is computed. */
         RatioDefinition: {
             /** @description Field name in GraphQL (camelCase); REST uses the snake_case form. */
@@ -1027,7 +1103,20 @@ export interface components {
         TokenRequest: {
             /** @constant */
             grant_type?: "client_credentials";
+            client_id?: string;
             client_secret?: string;
+        };
+        /** @description An OAuth 2.0 error (RFC 6749 §5.2) */
+        OAuthError: {
+            /**
+             * @example invalid_request
+             * @example invalid_client
+             * @example unsupported_grant_type
+             * @example invalid_scope
+             * @example temporarily_unavailable
+             */
+            error: string;
+            error_description: string;
         };
         SessionRequest: {
             api_key?: string;
@@ -1172,8 +1261,11 @@ export interface operations {
         parameters: {
             query?: {
                 sector?: string;
+                ticker?: string;
+                q?: string;
                 limit?: number;
                 offset?: number;
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -1197,6 +1289,7 @@ export interface operations {
                         data: components["schemas"]["Company"][];
                         meta: components["schemas"]["PageMeta"];
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -1214,8 +1307,11 @@ export interface operations {
         parameters: {
             query?: {
                 sector?: string;
+                ticker?: string;
+                q?: string;
                 limit?: number;
                 offset?: number;
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -1421,7 +1517,10 @@ export interface operations {
         parameters: {
             query?: {
                 period?: string;
+                type?: "annual" | "quarter";
+                limit?: number;
                 provenance?: boolean;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -1444,8 +1543,9 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["IncomeStatement"];
+                        data: components["schemas"]["IncomeStatement"] | components["schemas"]["IncomeStatement"][];
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -1463,7 +1563,10 @@ export interface operations {
         parameters: {
             query?: {
                 period?: string;
+                type?: "annual" | "quarter";
+                limit?: number;
                 provenance?: boolean;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -1549,7 +1652,10 @@ export interface operations {
         parameters: {
             query?: {
                 period?: string;
+                type?: "annual" | "quarter";
+                limit?: number;
                 provenance?: boolean;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -1572,8 +1678,9 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["BalanceSheet"];
+                        data: components["schemas"]["BalanceSheet"] | components["schemas"]["BalanceSheet"][];
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -1591,7 +1698,10 @@ export interface operations {
         parameters: {
             query?: {
                 period?: string;
+                type?: "annual" | "quarter";
+                limit?: number;
                 provenance?: boolean;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -1677,7 +1787,10 @@ export interface operations {
         parameters: {
             query?: {
                 period?: string;
+                type?: "annual" | "quarter";
+                limit?: number;
                 provenance?: boolean;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -1700,8 +1813,9 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["CashFlow"];
+                        data: components["schemas"]["CashFlow"] | components["schemas"]["CashFlow"][];
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -1719,7 +1833,10 @@ export interface operations {
         parameters: {
             query?: {
                 period?: string;
+                type?: "annual" | "quarter";
+                limit?: number;
                 provenance?: boolean;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -1805,7 +1922,10 @@ export interface operations {
         parameters: {
             query?: {
                 period?: string;
+                type?: "annual" | "quarter";
+                limit?: number;
                 provenance?: boolean;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -1828,8 +1948,9 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Ratios"];
+                        data: components["schemas"]["Ratios"] | components["schemas"]["Ratios"][];
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -1847,7 +1968,10 @@ export interface operations {
         parameters: {
             query?: {
                 period?: string;
+                type?: "annual" | "quarter";
+                limit?: number;
                 provenance?: boolean;
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -2055,6 +2179,7 @@ export interface operations {
         parameters: {
             query?: {
                 type?: "quarter" | "annual";
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -2079,6 +2204,7 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["Period"][];
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -2096,6 +2222,7 @@ export interface operations {
         parameters: {
             query?: {
                 type?: "quarter" | "annual";
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -2421,7 +2548,7 @@ export interface operations {
             504: components["responses"]["Error504"];
         };
     };
-    ListRatioDefinitions: {
+    ListApiKeys: {
         parameters: {
             query?: never;
             header?: never;
@@ -2443,8 +2570,221 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                        data: components["schemas"]["ApiKey"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    CreateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The budget of this route class: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `limit=<n>, remaining=<n>, reset=<seconds>` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CreatedApiKey"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ListApiKeysHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET, without a body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RevokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The budget of this route class: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `limit=<n>, remaining=<n>, reset=<seconds>` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ListRatioDefinitions: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The budget of this route class: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `limit=<n>, remaining=<n>, reset=<seconds>` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
                         data: components["schemas"]["RatioDefinition"][];
                     };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -2460,7 +2800,9 @@ export interface operations {
     };
     ListRatioDefinitionsHead: {
         parameters: {
-            query?: never;
+            query?: {
+                format?: "json" | "csv";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2548,28 +2890,83 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                "application/x-www-form-urlencoded": components["schemas"]["TokenRequest"];
                 "application/json": components["schemas"]["TokenRequest"];
             };
         };
         responses: {
-            /** @description A bearer token */
+            /** @description A bearer token (Cache-Control: no-store) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["Token"];
-                    };
+                    "application/json": components["schemas"]["Token"];
                 };
             };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            405: components["responses"]["Error405"];
-            415: components["responses"]["Error415"];
-            429: components["responses"]["Error429"];
+            /** @description RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503 */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503 */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503 */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503 */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503 */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
         };
     };
     StartSession: {
