@@ -4,16 +4,16 @@ import { readEvents } from './sse.js';
 import { Transport, type ClientOptions, type RequestOptions } from './transport.js';
 import { routePath, type BodyOf, type DataOf, type Many, type One, type QueryOf, type RouteWith } from './routes.js';
 import type {
-  ApiKey, CreateApiKeyRequest, CreatedApiKey, RatiosHistoryQuery, StatementHistoryQuery, BalanceSheet, CashFlow, ChatEvent, ChatDoneEvent, ChatRequest, Company, CompanyProfile, CompareRequest, Comparison, DataQualityCheck,
-  IncomeStatement, IngestDocumentRequest, IngestedDocument, ListCompaniesQuery, Page, PageMeta, Period, PeriodsQuery, RatioDefinition,
-  Ratios, RatiosQuery, SearchRequest, SearchResult, StatementQuery, SummarizeRequest, Summary, Token,
+  ApiKey, BalanceSheet, CashFlow, ChatDoneEvent, ChatEvent, ChatRequest, Company, CompanyProfile, CompareRequest, Comparison, CreateApiKeyRequest,
+  CreatedApiKey, DataQualityCheck, IncomeStatement, IngestDocumentRequest, IngestedDocument, ListCompaniesQuery, Page, PageMeta, Period,
+  PeriodsQuery, RatioDefinition, Ratios, RatiosHistoryQuery, RatiosQuery, SearchRequest, SearchResult, StatementHistoryQuery, StatementQuery,
+  SummarizeRequest, Summary, Token,
 } from './types.js';
 
 /** A chat event as the iterator yields it: an `error` event is thrown as a typed error instead. */
 export type ChatStreamEvent = Exclude<ChatEvent, { event: 'error' }>;
 /** A chat event of the GraphQL subscription (camelCase fields, told apart by `__typename`). */
 export type GraphQLChatEvent = ChatSubscription['chat'];
-
 
 /**
  * The client of the financial insights service.
