@@ -1,0 +1,166 @@
+import { errorFor } from './errors.js';
+import { CHAT_SUBSCRIPTION, type ChatSubscription } from './generated/graphql-chat.js';
+import { readEvents } from './sse.js';
+import { Transport, type ClientOptions, type RequestOptions } from './transport.js';
+import type {
+  BalanceSheet, CashFlow, ChatEvent, ChatDoneEvent, ChatRequest, Company, CompanyProfile, CompareRequest, Comparison, DataQualityCheck,
+  IncomeStatement, IngestDocumentRequest, IngestedDocument, ListCompaniesQuery, Page, PageMeta, Period, PeriodsQuery, RatioDefinition,
+  Ratios, RatiosQuery, SearchRequest, SearchResult, StatementQuery, SummarizeRequest, Summary, Token,
+} from './types.js';
+
+/** A chat event as the iterator yields it: an `error` event is thrown as a typed error instead. */
+export type ChatStreamEvent = Exclude<ChatEvent, { event: 'error' }>;
+/** A chat event of the GraphQL subscription (camelCase fields, told apart by `__typename`). */
+export type GraphQLChatEvent = ChatSubscription['chat'];
+
+const path = (id: number, tail = '') => `/v1/companies/${encodeURIComponent(String(id))}${tail}`;
+
+/**
+ * The client of the financial insights service.
+ *
+ * ```ts
+ * const client = new FinancialInsightsClient({ baseUrl: 'http://localhost:8080', apiKey: process.env.FIS_API_KEY });
+ * const apple = await client.companies.byTicker('AAPL');
+ * const income = await client.statements.income(apple.id, { period: 'FY2024' });
+ * for await (const event of client.ai.chat({ messages: [{ role: 'user', content: 'How is Apple doing?' }] })) {
+ *   if (event.event === 'token') process.stdout.write(event.data.text);
+ * }
+ * ```
+ */
+export class FinancialInsightsClient {
+  private readonly transport: Transport;
+
+  constructor(options: ClientOptions) {
+    this.transport = new Transport(options);
+  }
+
+  /** A client like this one with other options (e.g. `{ accessToken }` after `auth.token()`). */
+  withOptions(options: Partial<ClientOptions>): FinancialInsightsClient {
+    return new FinancialInsightsClient({ ...this.transport.options, ...options });
+  }
+
+  private async data<T>(call: Parameters<Transport['json']>[0]): Promise<T> {
+    return (await this.transport.json<T>(call)).data;
+  }
+
+  readonly companies = {
+    /** One page of companies, ordered by name (`limit` up to the service's cap, `offset`, `sector` in any case). */
+    list: async (query: ListCompaniesQuery = {}, options: RequestOptions = {}): Promise<Page<Company>> => {
+      const { data, meta } = await this.transport.json<Company[]>({ method: 'GET', path: '/v1/companies', query, ...options });
+      return { data, meta: meta as PageMeta };
+    },
+    /** Every page, one after the other, from `offset` on (stops at the end of the list). */
+    pages: (query: ListCompaniesQuery = {}, options: RequestOptions = {}): AsyncGenerator<Page<Company>> => this.pagesOf(query, options),
+    /** Every company across all pages. */
+    all: (query: ListCompaniesQuery = {}, options: RequestOptions = {}): AsyncGenerator<Company> => this.companiesOf(query, options),
+    /** A company's profile. */
+    get: (id: number, options: RequestOptions = {}): Promise<CompanyProfile> => this.data({ method: 'GET', path: path(id), ...options }),
+    /** A company's profile by its ticker (any case); NotFoundError when no company has it. */
+    byTicker: async (ticker: string, options: RequestOptions = {}): Promise<CompanyProfile> => {
+      const wanted = ticker.trim().toUpperCase();
+      for await (const page of this.pagesOf({ limit: 100 }, options)) {
+        const match = page.data.find((c) => c.ticker.toUpperCase() === wanted);
+        if (match) return this.companies.get(match.id, options);
+      }
+      throw errorFor('NOT_FOUND', `No company with ticker ${ticker}`, 404);
+    },
+    /** The periods a company has data for, newest first. */
+    periods: (id: number, query: PeriodsQuery = {}, options: RequestOptions = {}): Promise<Period[]> =>
+      this.data({ method: 'GET', path: path(id, '/periods'), query, ...options }),
+    /** Data-quality checks over all of a company's statements. */
+    dataQuality: (id: number, options: RequestOptions = {}): Promise<DataQualityCheck[]> =>
+      this.data({ method: 'GET', path: path(id, '/data-quality'), ...options }),
+  };
+
+  readonly statements = {
+    /** The income statement of a period (`FY2024`, `Q3-2024`, `latest`, `latest-fy`, `ttm`; default the newest quarter). */
+    income: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<IncomeStatement> =>
+      this.data({ method: 'GET', path: path(id, '/income-statement'), query, ...options }),
+    balanceSheet: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<BalanceSheet> =>
+      this.data({ method: 'GET', path: path(id, '/balance-sheet'), query, ...options }),
+    cashFlow: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<CashFlow> =>
+      this.data({ method: 'GET', path: path(id, '/cash-flow'), query, ...options }),
+    /** The ratios of a period, computed from the statements. */
+    ratios: (id: number, query: RatiosQuery = {}, options: RequestOptions = {}): Promise<Ratios> =>
+      this.data({ method: 'GET', path: path(id, '/ratios'), query, ...options }),
+    /** Every ratio with its formula. */
+    ratioDefinitions: (options: RequestOptions = {}): Promise<RatioDefinition[]> =>
+      this.data({ method: 'GET', path: '/v1/ratios/definitions', ...options }),
+  };
+
+  /** Hybrid search over company documents. */
+  search(request: SearchRequest, options: RequestOptions = {}): Promise<SearchResult[]> {
+    return this.data({ method: 'POST', path: '/v1/search', body: request, ...options });
+  }
+
+  readonly documents = {
+    /** Stores and indexes a document (admin); `created` is false when the same text was already stored. */
+    ingest: (request: IngestDocumentRequest, options: RequestOptions = {}): Promise<IngestedDocument> =>
+      this.data({ method: 'POST', path: '/v1/documents', body: request, ...options }),
+  };
+
+  readonly ai = {
+    summarize: (request: SummarizeRequest, options: RequestOptions = {}): Promise<Summary> =>
+      this.data({ method: 'POST', path: '/v1/ai/summarize', body: request, ...options }),
+    compare: (request: CompareRequest, options: RequestOptions = {}): Promise<Comparison> =>
+      this.data({ method: 'POST', path: '/v1/ai/compare', body: request, ...options }),
+    /**
+     * A chat answer as it is written (REST, Server-Sent Events): `status`, `token`s, `citations`, then `done` with the
+     * whole answer and the conversation id to continue. An `error` event is thrown as a typed error. Breaking out of
+     * the loop (or aborting the signal) hangs up, and the service stops writing.
+     */
+    chat: (request: Omit<ChatRequest, 'stream'>, options: RequestOptions = {}): AsyncGenerator<ChatStreamEvent> => this.chatEvents(request, options),
+    /** A chat answer in one piece (the `done` event's data). */
+    ask: (request: Omit<ChatRequest, 'stream'>, options: RequestOptions = {}): Promise<ChatDoneEvent> =>
+      this.data({ method: 'POST', path: '/v1/ai/chat', body: { ...request, stream: false }, ...options }),
+    /** The same answer through the GraphQL subscription at /graphql/stream (graphql-sse): events told apart by `__typename`. */
+    chatGraphql: (
+      input: { messages: ChatRequest['messages']; companyIds?: number[]; conversationId?: string },
+      options: RequestOptions = {},
+    ): AsyncGenerator<GraphQLChatEvent> => this.graphqlChatEvents(input, options),
+  };
+
+  readonly auth = {
+    /** OAuth 2.0 client credentials: the client's API key (or `clientSecret`) exchanged for a short-lived bearer token. */
+    token: (clientSecret?: string, options: RequestOptions = {}): Promise<Token> =>
+      this.data({ method: 'POST', path: '/v1/auth/token', body: { grant_type: 'client_credentials', ...(clientSecret ? { client_secret: clientSecret } : {}) }, ...options }),
+  };
+
+  private async *pagesOf(query: ListCompaniesQuery, options: RequestOptions): AsyncGenerator<Page<Company>> {
+    let offset = query.offset ?? 0;
+    for (;;) {
+      const page = await this.companies.list({ ...query, offset }, options);
+      if (page.data.length === 0) return;
+      yield page;
+      offset = page.meta.offset + page.data.length;
+      if (offset >= page.meta.total) return;
+    }
+  }
+
+  private async *companiesOf(query: ListCompaniesQuery, options: RequestOptions): AsyncGenerator<Company> {
+    for await (const page of this.pagesOf(query, options)) yield* page.data;
+  }
+
+  private async *chatEvents(request: Omit<ChatRequest, 'stream'>, options: RequestOptions): AsyncGenerator<ChatStreamEvent> {
+    const response = await this.transport.send({ method: 'POST', path: '/v1/ai/chat', body: { ...request, stream: true }, stream: true, ...options });
+    for await (const { event, data } of readEvents(response.body!, options.signal)) {
+      const chatEvent = { event, data } as ChatEvent;
+      if (chatEvent.event === 'error') throw errorFor(chatEvent.data.code, chatEvent.data.message, response.status);
+      yield chatEvent;
+    }
+  }
+
+  private async *graphqlChatEvents(input: Parameters<FinancialInsightsClient['ai']['chatGraphql']>[0], options: RequestOptions): AsyncGenerator<GraphQLChatEvent> {
+    const response = await this.transport.send({
+      method: 'POST', path: '/graphql/stream', stream: true, ...options,
+      body: { query: CHAT_SUBSCRIPTION, operationName: 'Chat', variables: { input } },
+    });
+    for await (const { event, data } of readEvents(response.body!, options.signal)) {
+      if (event === 'complete') return;
+      const result = data as { data?: ChatSubscription | null; errors?: Array<{ message: string; extensions?: { code?: string } }> };
+      const [error] = result.errors ?? [];
+      if (error) throw errorFor(error.extensions?.code ?? 'INTERNAL_SERVER_ERROR', error.message, response.status);
+      if (result.data) yield result.data.chat;
+    }
+  }
+}

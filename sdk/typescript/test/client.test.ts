@@ -1,0 +1,208 @@
+import { expect } from 'chai';
+import {
+  AuthenticationError, ConnectionError, FinancialInsightsClient, InvalidRequestError, NotFoundError, PermissionDeniedError, RateLimitError,
+  TimeoutError, type ChatStreamEvent, type GraphQLChatEvent,
+} from '../src';
+import { app } from '../../../test/helpers/shared-app';
+import { createTestKeys, keysFor } from '../../../test/helpers/keys';
+import { startTestApp } from '../../../test/helpers/test-app';
+import type { App } from '../../../src/app';
+
+/** The TypeScript SDK against the real service (the suite's shared instance). */
+describe('TypeScript SDK (sdk/typescript)', function () {
+  this.timeout(60_000);
+  const client = (role: 'viewer' | 'analyst' | 'admin' | null = 'analyst', options = {}) =>
+    new FinancialInsightsClient({ baseUrl: app().url, ...(role ? { apiKey: keysFor(app().url)[role] } : {}), ...options });
+
+  describe('companies', () => {
+    it('lists a page with its meta, and iterates every page without gaps or repeats', async () => {
+      const first = await client().companies.list({ limit: 3 });
+      expect(first.data).to.have.length(3);
+      expect(first.meta).to.deep.equal({ total: first.meta.total, limit: 3, offset: 0 });
+      const pages = [];
+      for await (const page of client().companies.pages({ limit: 7 })) pages.push(page);
+      expect(pages.length).to.equal(Math.ceil(first.meta.total / 7));
+      const ids = pages.flatMap((page) => page.data.map((company) => company.id));
+      expect(new Set(ids).size).to.equal(first.meta.total);
+      const all = [];
+      for await (const company of client().companies.all({ limit: 50 })) all.push(company.id);
+      expect(all).to.deep.equal(ids);
+    });
+
+    it('iterates one sector only, and stops early without asking for the rest', async () => {
+      const { data } = await client().companies.list({ limit: 1 });
+      const sector = data[0].sector!;
+      const seen = [];
+      for await (const company of client().companies.all({ sector: sector.toUpperCase(), limit: 2 })) seen.push(company);
+      expect(seen.length).to.be.above(0);
+      expect(seen.every((company) => company.sector === sector)).to.equal(true);
+      let taken = 0;
+      for await (const company of client().companies.all({ limit: 2 })) {
+        expect(company.id).to.be.a('number');
+        if (++taken === 3) break;
+      }
+      expect(taken).to.equal(3);
+    });
+
+    it('gets a profile by id and by ticker in any case; an unknown one is a NotFoundError', async () => {
+      const profile = await client().companies.get(1);
+      expect(profile).to.include.keys('id', 'name', 'ticker', 'sector', 'industry', 'fiscal_year_end');
+      const byTicker = await client().companies.byTicker(profile.ticker.toLowerCase());
+      expect(byTicker).to.deep.equal(profile);
+      const missing = await client().companies.get(999_999).catch((error: unknown) => error);
+      expect(missing).to.be.instanceOf(NotFoundError).and.to.include({ code: 'NOT_FOUND', status: 404 });
+      expect(await client().companies.byTicker('NO-SUCH-TICKER').catch((error: unknown) => error)).to.be.instanceOf(NotFoundError);
+    });
+  });
+
+  describe('statements, ratios and periods', () => {
+    it('reads the statements of a period as the REST routes serve them', async () => {
+      const periods = await client().companies.periods(1, { type: 'annual' });
+      expect(periods.length).to.be.above(0);
+      expect(periods.every((p) => p.type === 'ANNUAL')).to.equal(true);
+      const year = periods[0].period;
+      const income = await client().statements.income(1, { period: year });
+      expect(income).to.include({ company_id: 1, period: year });
+      expect(income.revenue).to.be.a('number');
+      const withSources = await client().statements.income(1, { period: year, provenance: true });
+      expect(withSources).to.have.property('provenance');
+      expect((await client().statements.balanceSheet(1, { period: year })).total_assets).to.be.a('number');
+      expect((await client().statements.cashFlow(1, { period: year })).period).to.equal(year);
+      const ratios = await client().statements.ratios(1, { period: year });
+      expect(ratios.type).to.equal('ANNUAL');
+      const definitions = await client().statements.ratioDefinitions();
+      expect(definitions.map((d) => d.key)).to.include('grossMargin');
+      expect((await client().companies.dataQuality(1)).length).to.be.above(0);
+    });
+
+    it('turns bad input into an InvalidRequestError carrying the service message', async () => {
+      const error = await client().statements.ratios(1, { period: 'Q9-2024' }).catch((caught: unknown) => caught);
+      expect(error).to.be.instanceOf(InvalidRequestError).and.to.include({ code: 'BAD_USER_INPUT', status: 400 });
+      expect((error as Error).message).to.match(/Q9-2024/);
+    });
+  });
+
+  describe('search, documents and AI', () => {
+    it('searches, ingests (admin only) and summarizes and compares with citations', async () => {
+      const hits = await client().search({ query: 'revenue growth', top_k: 3 });
+      expect(hits.length).to.be.within(1, 3);
+      expect(hits[0]).to.include.keys('content', 'score', 'company_id', 'ticker');
+      const content = `An SDK test note ${Date.now()}.`;
+      const refused = await client('analyst').documents.ingest({ company_id: 1, title: 'SDK', doc_type: 'note', content }).catch((e: unknown) => e);
+      expect(refused).to.be.instanceOf(PermissionDeniedError);
+      const stored = await client('admin').documents.ingest({ company_id: 1, title: 'SDK', doc_type: 'note', content });
+      expect(stored.created).to.equal(true);
+      expect((await client('admin').documents.ingest({ company_id: 1, title: 'SDK', doc_type: 'note', content })).created).to.equal(false);
+      const summary = await client().ai.summarize({ company_id: 1, summary_type: 'profitability' });
+      expect(summary.summary.length).to.be.above(0);
+      expect(summary.citations.length).to.be.above(0);
+      const comparison = await client().ai.compare({ company_ids: [1, 2], metrics: ['revenue', 'net_margin'] });
+      expect(comparison.table.map((row) => row.metric)).to.deep.equal(['revenue', 'net_margin']);
+    });
+
+    it('streams a chat answer as typed events over REST, the tokens making up the final answer', async () => {
+      const events: ChatStreamEvent[] = [];
+      for await (const event of client().ai.chat({ company_ids: [1], messages: [{ role: 'user', content: 'How did revenue change?' }] })) events.push(event);
+      const names = events.map((e) => e.event);
+      expect(names[0]).to.equal('status');
+      expect(names.at(-1)).to.equal('done');
+      const done = events.at(-1)!;
+      if (done.event !== 'done') throw new Error('no done event');
+      const text = events.flatMap((e) => (e.event === 'token' ? [e.data.text] : [])).join('');
+      expect(text.trim()).to.equal(done.data.answer.trim());
+      expect(done.data.conversation_id).to.match(/^[0-9a-f-]{36}$/);
+      const followUp = await client().ai.ask({ conversation_id: done.data.conversation_id, messages: [{ role: 'user', content: 'And net income?' }] });
+      expect(followUp.conversation_id).to.equal(done.data.conversation_id);
+    });
+
+    it('streams the same chat over the graphql-sse subscription, events told apart by __typename', async () => {
+      const events: GraphQLChatEvent[] = [];
+      for await (const event of client().ai.chatGraphql({ companyIds: [1], messages: [{ role: 'user', content: 'How did revenue change?' }] })) events.push(event);
+      const last = events.at(-1)!;
+      expect(events[0].__typename).to.equal('ChatStatusEvent');
+      if (last.__typename !== 'ChatDoneEvent') throw new Error(`the last event is ${last.__typename}`);
+      expect(last.answer.length).to.be.above(0);
+      expect(events.some((e) => e.__typename === 'ChatTokenEvent')).to.equal(true);
+      const refused = await (async () => {
+        for await (const _ of client('viewer').ai.chatGraphql({ messages: [{ role: 'user', content: 'Hi' }] })) void _;
+      })().catch((error: unknown) => error);
+      expect(refused).to.be.instanceOf(PermissionDeniedError);
+    });
+
+    it('refuses a chat request the service refuses, before any event', async () => {
+      const error = await (async () => {
+        for await (const _ of client().ai.chat({ messages: [] })) void _;
+      })().catch((caught: unknown) => caught);
+      expect(error).to.be.instanceOf(InvalidRequestError);
+    });
+  });
+
+  describe('credentials, timeouts and cancellation', () => {
+    it('exchanges the API key for a bearer token that then authenticates alone', async () => {
+      const token = await client('analyst').auth.token();
+      expect(token).to.include({ token_type: 'Bearer', role: 'analyst' });
+      const bearer = new FinancialInsightsClient({ baseUrl: app().url, accessToken: token.access_token });
+      expect((await bearer.search({ query: 'revenue', top_k: 1 })).length).to.equal(1);
+      const bad = await client(null, { apiKey: 'fis_live_not-a-key' }).companies.list().catch((e: unknown) => e);
+      expect(bad).to.be.instanceOf(AuthenticationError).and.to.include({ code: 'UNAUTHENTICATED', status: 401 });
+    });
+
+    it('gives up after timeoutMs with a TimeoutError, and passes an aborted signal\'s reason through', async () => {
+      const slow = client('analyst', { timeoutMs: 1 });
+      const timedOut = await slow.ai.summarize({ company_id: 1 }).catch((e: unknown) => e);
+      expect(timedOut).to.be.instanceOf(TimeoutError).and.to.include({ code: 'TIMEOUT' });
+      const controller = new AbortController();
+      const reason = new Error('the user went away');
+      const pending = client().ai.summarize({ company_id: 1 }, { signal: controller.signal });
+      controller.abort(reason);
+      expect(await pending.catch((e: unknown) => e)).to.equal(reason);
+      const events: string[] = [];
+      const stopped = new AbortController();
+      const stream = client().ai.chat({ company_ids: [1], messages: [{ role: 'user', content: 'Cash flow?' }] }, { signal: stopped.signal });
+      const failure = await (async () => {
+        for await (const event of stream) {
+          events.push(event.event);
+          stopped.abort(reason);
+        }
+      })().catch((e: unknown) => e);
+      expect(failure).to.equal(reason);
+      expect(events).to.have.length(1);
+    });
+
+    it('reports a service that is not there as a ConnectionError', async () => {
+      const nowhere = new FinancialInsightsClient({ baseUrl: 'http://127.0.0.1:9', maxRetries: 0 });
+      expect(await nowhere.companies.list().catch((e: unknown) => e)).to.be.instanceOf(ConnectionError);
+    });
+  });
+
+  describe('retries on 429', () => {
+    let limited: App;
+    before(async function () {
+      this.timeout(120_000);
+      // A real instance whose read budget is 2 requests per key in 2 seconds (the window starts at a key's first
+      // request): the third is refused with Retry-After.
+      const budget = { limit: 2, windowSeconds: 2 };
+      limited = await startTestApp({ seedDemoData: false, rateLimits: { reads: budget, search: budget, ai: budget } });
+      await createTestKeys(limited);
+    });
+    after(() => limited?.close());
+    const limitedClient = (role: 'viewer' | 'analyst', options = {}) => new FinancialInsightsClient({ baseUrl: limited.url, apiKey: keysFor(limited.url)[role], ...options });
+
+    it('waits as long as Retry-After says and then succeeds', async () => {
+      const sdk = limitedClient('viewer');
+      const started = Date.now();
+      for (let i = 0; i < 3; i += 1) expect((await sdk.statements.ratioDefinitions()).length).to.be.above(0);
+      // The third call was refused, waited out the Retry-After (at least a second) and was answered.
+      expect(Date.now() - started).to.be.above(900);
+    });
+
+    it('does not wait longer than maxRetryDelayMs: the RateLimitError says when to come back', async () => {
+      const sdk = limitedClient('analyst', { maxRetryDelayMs: 10 });
+      const results = await Promise.all([0, 1, 2, 3].map(() => sdk.statements.ratioDefinitions().catch((e: unknown) => e)));
+      const refused = results.find((r) => r instanceof RateLimitError) as RateLimitError | undefined;
+      expect(refused, 'two of four calls at once are refused').to.not.equal(undefined);
+      expect(refused!.retryAfterSeconds).to.be.within(1, 2);
+      expect(refused!.status).to.equal(429);
+    });
+  });
+});
