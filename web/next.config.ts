@@ -6,8 +6,8 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // ECharts renders charts to SVG strings on the server; it stays out of the client bundle.
   serverExternalPackages: ['echarts'],
-  // web/ is its own package inside the service's repository: its root is here, not at the repository's lockfile.
-  turbopack: { root: path.join(__dirname) },
+  // The SDK is a package of the same repository (file:../sdk/typescript), so the bundler's root is the repository's.
+  turbopack: { root: path.join(__dirname, '..') },
   // unauthorized() / forbidden(): analyst pages answer 401 / 403 with a page that says how to get access.
   experimental: { authInterrupts: true },
 };

@@ -3,7 +3,7 @@
  * the quarters they sum. Every statement of every period, the ratio definitions and the data-quality checks.
  */
 import * as service from './service';
-import type { Company, QualityCheck, RatioDefinition, Statement } from './service';
+import type { CompanyProfile, DataQualityCheck, RatioDefinition, Statement } from './service';
 
 export const VIEWS = { annual: 'Annual', quarterly: 'Quarterly', ttm: 'Trailing twelve months' } as const;
 export type View = keyof typeof VIEWS;
@@ -12,17 +12,17 @@ export const isView = (value: string): value is View => value in VIEWS;
 export interface Column { period: string; periodStart: string | null; periodEnd: string | null; income: Statement | null; balance: Statement | null; cashFlow: Statement | null; ratios: Statement | null }
 
 export interface CompanyView {
-  company: Company;
+  company: CompanyProfile;
   view: View;
   /** Oldest first, so tables and charts read left to right in time. */
   columns: Column[];
   definitions: RatioDefinition[];
-  quality: QualityCheck[];
+  quality: DataQualityCheck[];
 }
 
 async function column(companyId: number, period: string): Promise<Column> {
   const [income, balance, cashFlow, ratios] = await Promise.all(
-    (['income-statement', 'balance-sheet', 'cash-flow', 'ratios'] as const).map((kind) => service.statement(companyId, kind, period)),
+    (['income', 'balance', 'cashFlow', 'ratios'] as const).map((kind) => service.statement(companyId, kind, period)),
   );
   const any = income ?? balance ?? cashFlow ?? ratios;
   return { period: any?.period ?? period.toUpperCase(), periodStart: (any?.period_start as string) ?? null, periodEnd: (any?.period_end as string) ?? null, income, balance, cashFlow, ratios };

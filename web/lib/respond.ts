@@ -1,6 +1,6 @@
 /** JSON answers of the route handlers, in the service's envelope (`{success, data, meta?}` or `{success:false, error}`). */
 import { NextResponse } from 'next/server';
-import { asServiceError } from './service';
+import { asFailure } from './service';
 
 export function ok(data: unknown, meta?: Record<string, unknown>): NextResponse {
   return NextResponse.json({ success: true, data, ...(meta ? { meta } : {}) }, { headers: { 'cache-control': 'no-store' } });
@@ -15,7 +15,7 @@ export function fail(status: number, code: string, message: string, retryAfterSe
 
 /** The service's error as it came (status, code, message, Retry-After), or a 502 when it could not be reached. */
 export function failWith(error: unknown): NextResponse {
-  const failure = asServiceError(error);
+  const failure = asFailure(error);
   return fail(failure.status, failure.code, failure.message, failure.retryAfterSeconds);
 }
 

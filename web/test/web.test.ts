@@ -258,7 +258,7 @@ describe('web front end (Next.js on the service)', function () {
     await page.fill('#question', 'And its margins?');
     await page.click('#chat-form button');
     await page.waitForSelector('[data-chat-error]');
-    expect(await page.textContent('[data-chat-error]')).to.match(/RATE_LIMITED/).and.to.match(/Try again in \d+ s/);
+    expect(await page.textContent('[data-chat-error]')).to.match(/RATE_LIMITED/).and.to.match(/retry in \d+ s/i);
     await page.screenshot({ path: path.join(SHOTS, 'chat-rate-limited-1280.png'), fullPage: true });
 
     await page.click('header button:has-text("Sign out")');

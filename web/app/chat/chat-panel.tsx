@@ -28,8 +28,9 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ e
 
 /** A refusal in words: its cause, and when to try again. */
 function refusal(status: number, error: { code?: string; message?: string } | undefined, retryAfter: string | null): string {
-  const wait = retryAfter ? ` Try again in ${retryAfter} s.` : '';
-  return `${error?.message ?? `The service answered ${status}.`} (${error?.code ?? status})${wait}`;
+  const message = error?.message ?? `The service answered ${status}.`;
+  const wait = retryAfter && !/retry/i.test(message) ? ` Try again in ${retryAfter} s.` : '';
+  return `${message} (${error?.code ?? status})${wait}`;
 }
 
 export function ChatPanel() {

@@ -4,7 +4,7 @@ import { Chart } from '../../lib/chart';
 import { Citations } from '../../lib/citations';
 import { COMPARE_METRICS, DEFAULT_COMPARE_METRICS, metricLabel } from '../../lib/compare-metrics';
 import { formatUnit } from '../../lib/format';
-import { allCompanies, asServiceError, compare, type Comparison } from '../../lib/service';
+import { allCompanies, asFailure, compare, type Comparison } from '../../lib/service';
 
 export const metadata: Metadata = { title: 'Compare' };
 
@@ -26,7 +26,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     try {
       result = await compare(session.token, { companyIds: chosen, period, metrics });
     } catch (error) {
-      const failure = asServiceError(error);
+      const failure = asFailure(error);
       problem = `${failure.message}${failure.retryAfterSeconds ? ` Try again in ${failure.retryAfterSeconds} s.` : ''}`;
     }
   }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { requireAnalyst } from '../../lib/analyst';
-import { allCompanies, asServiceError, search, type SearchHit } from '../../lib/service';
+import { allCompanies, asFailure, search, type SearchResult } from '../../lib/service';
 
 export const metadata: Metadata = { title: 'Search' };
 
@@ -31,14 +31,14 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const docType = DOC_TYPES.includes(params.type ?? '') ? (params.type as string) : '';
   const period = (params.period ?? '').trim().toUpperCase();
   const companies = await allCompanies();
-  let hits: SearchHit[] | null = null;
+  let hits: SearchResult[] | null = null;
   let problem: string | null = null;
   if (period && !PERIOD.test(period)) problem = `“${period}” is not a fiscal period: write FY2025 or Q3-2025.`;
   else if (q) {
     try {
       hits = await search(session.token, { query: q, companyIds: companyId ? [companyId] : undefined, docTypes: docType ? [docType] : undefined, periods: period ? [period] : undefined });
     } catch (error) {
-      const failure = asServiceError(error);
+      const failure = asFailure(error);
       problem = `${failure.message}${failure.retryAfterSeconds ? ` Try again in ${failure.retryAfterSeconds} s.` : ''}`;
     }
   }

@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { cookieSecure } from '../../../lib/config';
 import { fail, seeOther } from '../../../lib/respond';
-import { asServiceError, signIn } from '../../../lib/service';
+import { asFailure, signIn } from '../../../lib/service';
 import { SESSION_COOKIE } from '../../../lib/session';
 import { crossSite, secureCookieWouldBeDropped } from '../../../lib/transport';
 
@@ -24,6 +24,6 @@ export async function POST(request: NextRequest) {
     response.cookies.set(SESSION_COOKIE, session.token, { httpOnly: true, sameSite: 'lax', secure: cookieSecure(), path: '/', maxAge: session.expiresIn });
     return response;
   } catch (error) {
-    return back('refused', asServiceError(error).message);
+    return back('refused', asFailure(error).message);
   }
 }

@@ -4,7 +4,7 @@ import { Chart } from '../../../lib/chart';
 import { failedChecks, loadCompanyView, provenanceOf, seriesOf, VIEWS, type Column, type View } from '../../../lib/company-view';
 import { publicApiUrl } from '../../../lib/config';
 import { formatMoney, formatPercent, formatRatio, monthYear } from '../../../lib/format';
-import { ServiceError, type Statement } from '../../../lib/service';
+import { isNotFound, type Statement } from '../../../lib/service';
 import { BALANCE_ROWS, CASH_ROWS, INCOME_ROWS, PER_SHARE, snake, type Row } from '../../../lib/statement-rows';
 
 export const TICKER = /^[A-Za-z0-9.\-]{1,16}$/;
@@ -59,7 +59,7 @@ export async function CompanyPage({ ticker, view }: { ticker: string; view: View
   try {
     data = await loadCompanyView(ticker, view);
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) notFound();
+    if (isNotFound(error)) notFound();
     throw error;
   }
   const { company, columns, definitions, quality } = data;

@@ -16,10 +16,10 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   if (!PERIOD.test(period)) return fail(400, 'BAD_USER_INPUT', `Invalid period "${period.slice(0, 20)}": use Q<1-4>-<yyyy>, FY<yyyy>, latest, latest-fy or ttm`);
   try {
     const company = await companyByTicker(ticker);
-    const [income, quarters] = await Promise.all([statement(company.id, 'income-statement', period), periods(company.id, 'quarter')]);
+    const [income, quarters] = await Promise.all([statement(company.id, 'income', period), periods(company.id, 'quarter')]);
     if (!income) return fail(404, 'NOT_FOUND', `${company.ticker} has no income statement for ${period}`);
     const history = await Promise.all(quarters.slice(0, 8).reverse().map(async ({ period: quarter }) => {
-      const [q, ratios, cash] = await Promise.all((['income-statement', 'ratios', 'cash-flow'] as const).map((kind) => statement(company.id, kind, quarter)));
+      const [q, ratios, cash] = await Promise.all((['income', 'ratios', 'cashFlow'] as const).map((kind) => statement(company.id, kind, quarter)));
       return {
         period: quarter, revenue: num(q, 'revenue'), netIncome: num(q, 'net_income'),
         grossMargin: num(ratios, 'gross_margin'), operatingMargin: num(ratios, 'operating_margin'), netMargin: num(ratios, 'net_margin'),
