@@ -112,6 +112,19 @@ describe('web front end (Next.js on the service)', function () {
     expect(Number(netIncome?.[netIncome.length - 1])).to.equal((await apiData(`/v1/companies/1/income-statement?period=${fiscalYears[fiscalYears.length - 1]}`)).net_income);
   });
 
+  it('says so when the service cannot be reached: a 502 envelope from the routes, the cause in the page', async () => {
+    const down = await startWebProcess({ API_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' }); // nothing listens on port 9
+    try {
+      const list = await fetch(`${down.url}/api/companies`);
+      expect(list.status).to.equal(502);
+      expect(((await list.json()) as any).error.code).to.equal('UPSTREAM_ERROR');
+      const page = await (await fetch(`${down.url}/companies`)).text();
+      expect(page).to.include('not reachable').and.to.include('UPSTREAM_ERROR');
+    } finally {
+      await down.stop();
+    }
+  });
+
   it('in Chromium: companies search, sector filter, sort and paging; the company page by range with charts, statements, 31 ratios, quality and provenance', async function () {
     if (!browser) this.skip(); // no Chromium on this machine: .ci/run installs Debian's package
     const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
@@ -206,6 +219,9 @@ describe('web front end (Next.js on the service)', function () {
     expect(await page.textContent('h1')).to.equal('Analyst access needed');
     expect(await page.textContent('main')).to.include('needs the analyst role');
     expect(await page.textContent('header [data-signed-in]')).to.include('viewer');
+    await inspect(page, 'compare-viewer');
+    expect((await page.goto(`${site}/companies/NOPE`))?.status()).to.equal(404);
+    await inspect(page, 'not-found');
     await context.close();
   });
 

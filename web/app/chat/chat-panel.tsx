@@ -2,6 +2,7 @@
 /** The conversation: each question and its answer streamed in as the service writes it, with linked citations. */
 import { useRef, useState, type FormEvent } from 'react';
 import { citationHref, citationText } from '../../lib/citations';
+import { failureText } from '../../lib/failure-text';
 import type { Citation } from '../../lib/service';
 
 interface Turn { role: 'user' | 'assistant'; content: string; citations: Citation[]; error: string | null; status: string | null }
@@ -28,9 +29,7 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ e
 
 /** A refusal in words: its cause, and when to try again. */
 function refusal(status: number, error: { code?: string; message?: string } | undefined, retryAfter: string | null): string {
-  const message = error?.message ?? `The service answered ${status}.`;
-  const wait = retryAfter && !/retry/i.test(message) ? ` Try again in ${retryAfter} s.` : '';
-  return `${message} (${error?.code ?? status})${wait}`;
+  return failureText({ message: error?.message ?? `The service answered ${status}.`, code: error?.code ?? status, retryAfterSeconds: Number(retryAfter) || null });
 }
 
 export function ChatPanel() {

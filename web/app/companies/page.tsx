@@ -1,12 +1,18 @@
 import type { Metadata } from 'next';
-import { allCompanies } from '../../lib/service';
+import { allCompanies, asFailure, type Company } from '../../lib/service';
+import { ServiceProblem } from '../components/service-problem';
 import { listHref, parseListQuery, selectCompanies, SORTS } from '../../lib/company-list';
 
 export const metadata: Metadata = { title: 'Companies' };
 
 export default async function CompaniesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = parseListQuery(await searchParams);
-  const companies = await allCompanies();
+  let companies: Company[];
+  try {
+    companies = await allCompanies();
+  } catch (error) {
+    return <><h1>Companies</h1><ServiceProblem failure={asFailure(error)} /></>;
+  }
   const sectors = [...new Set(companies.map((c) => c.sector))].sort();
   const { rows, total, pages } = selectCompanies(companies, query);
   const page = Math.min(query.page, pages);

@@ -4,7 +4,9 @@ import { Chart } from '../../lib/chart';
 import { Citations } from '../../lib/citations';
 import { COMPARE_METRICS, DEFAULT_COMPARE_METRICS, metricLabel } from '../../lib/compare-metrics';
 import { formatUnit } from '../../lib/format';
-import { allCompanies, asFailure, compare, type Comparison } from '../../lib/service';
+import { failureText } from '../../lib/failure-text';
+import { ServiceProblem } from '../components/service-problem';
+import { allCompanies, asFailure, type Company, compare, type Comparison } from '../../lib/service';
 
 export const metadata: Metadata = { title: 'Compare' };
 
@@ -17,7 +19,12 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const asked = list(params.metric).filter((m): m is (typeof COMPARE_METRICS)[number] => (COMPARE_METRICS as readonly string[]).includes(m));
   const metrics = asked.length ? asked : DEFAULT_COMPARE_METRICS;
   const period = (Array.isArray(params.period) ? params.period[0] : params.period)?.trim() || 'latest-fy';
-  const companies = await allCompanies();
+  let companies: Company[];
+  try {
+    companies = await allCompanies();
+  } catch (error) {
+    return <><h1>Compare companies</h1><ServiceProblem failure={asFailure(error)} /></>;
+  }
   let result: Comparison | null = null;
   let problem: string | null = null;
   if (chosen.length === 1) problem = 'Choose at least two companies.';
@@ -26,8 +33,7 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
     try {
       result = await compare(session.token, { companyIds: chosen, period, metrics });
     } catch (error) {
-      const failure = asFailure(error);
-      problem = `${failure.message}${failure.retryAfterSeconds ? ` Try again in ${failure.retryAfterSeconds} s.` : ''}`;
+      problem = failureText(asFailure(error));
     }
   }
   const charted = result?.table.find((row) => row.metric === (typeof params.chart === 'string' ? params.chart : '')) ?? result?.table[0];

@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { requireAnalyst } from '../../lib/analyst';
-import { allCompanies, asFailure, search, type SearchResult } from '../../lib/service';
+import { failureText } from '../../lib/failure-text';
+import { ServiceProblem } from '../components/service-problem';
+import { allCompanies, asFailure, type Company, search, type SearchResult } from '../../lib/service';
 
 export const metadata: Metadata = { title: 'Search' };
 
@@ -30,7 +32,12 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
   const companyId = Number(params.company) || null;
   const docType = DOC_TYPES.includes(params.type ?? '') ? (params.type as string) : '';
   const period = (params.period ?? '').trim().toUpperCase();
-  const companies = await allCompanies();
+  let companies: Company[];
+  try {
+    companies = await allCompanies();
+  } catch (error) {
+    return <><h1>Search documents</h1><ServiceProblem failure={asFailure(error)} /></>;
+  }
   let hits: SearchResult[] | null = null;
   let problem: string | null = null;
   if (period && !PERIOD.test(period)) problem = `“${period}” is not a fiscal period: write FY2025 or Q3-2025.`;
@@ -38,8 +45,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
     try {
       hits = await search(session.token, { query: q, companyIds: companyId ? [companyId] : undefined, docTypes: docType ? [docType] : undefined, periods: period ? [period] : undefined });
     } catch (error) {
-      const failure = asFailure(error);
-      problem = `${failure.message}${failure.retryAfterSeconds ? ` Try again in ${failure.retryAfterSeconds} s.` : ''}`;
+      problem = failureText(asFailure(error));
     }
   }
   return (
