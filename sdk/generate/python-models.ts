@@ -19,6 +19,9 @@ function withoutNull(schema: JsonSchema): [JsonSchema, boolean] {
   return [schema, false];
 }
 
+/** A JSON value written as a Python literal. */
+const pythonLiteral = (value: unknown): string => (value === true ? 'True' : value === false ? 'False' : value === null ? 'None' : JSON.stringify(value));
+
 /** The Python type hint of a schema. */
 function hint(schema: JsonSchema): string {
   const [inner, isNullable] = withoutNull(schema);
@@ -26,8 +29,8 @@ function hint(schema: JsonSchema): string {
   const name = refName(inner);
   if (name) type = name;
   else if (inner.type === 'array') type = `List[${hint(inner.items ?? {})}]`;
-  else if (inner.const !== undefined) type = `Literal[${JSON.stringify(inner.const)}]`;
-  else if (isEnum(inner)) type = `Literal[${inner.enum.map((v: unknown) => JSON.stringify(v)).join(', ')}]`;
+  else if (inner.const !== undefined) type = `Literal[${pythonLiteral(inner.const)}]`;
+  else if (isEnum(inner)) type = `Literal[${inner.enum.map(pythonLiteral).join(', ')}]`;
   else type = ({ integer: 'int', number: 'float', string: 'str', boolean: 'bool', object: 'Dict[str, Any]' } as Record<string, string>)[inner.type] ?? 'Any';
   return isNullable ? `Optional[${type}]` : type;
 }

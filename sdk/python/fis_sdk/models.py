@@ -36,7 +36,7 @@ ErrorCode = Literal["BAD_USER_INPUT", "BAD_REQUEST", "GRAPHQL_PARSE_FAILED", "GR
 @dataclass(frozen=True)
 class Error:
     """Every failure: the one error envelope"""
-    success: Literal[false]
+    success: Literal[False]
     error: Dict[str, Any]
 
 

@@ -2,6 +2,7 @@ import { errorFor } from './errors.js';
 import { CHAT_SUBSCRIPTION, type ChatSubscription } from './generated/graphql-chat.js';
 import { readEvents } from './sse.js';
 import { Transport, type ClientOptions, type RequestOptions } from './transport.js';
+import { routePath, type BodyOf, type DataOf, type QueryOf, type RouteWith } from './routes.js';
 import type {
   BalanceSheet, CashFlow, ChatEvent, ChatDoneEvent, ChatRequest, Company, CompanyProfile, CompareRequest, Comparison, DataQualityCheck,
   IncomeStatement, IngestDocumentRequest, IngestedDocument, ListCompaniesQuery, Page, PageMeta, Period, PeriodsQuery, RatioDefinition,
@@ -13,7 +14,6 @@ export type ChatStreamEvent = Exclude<ChatEvent, { event: 'error' }>;
 /** A chat event of the GraphQL subscription (camelCase fields, told apart by `__typename`). */
 export type GraphQLChatEvent = ChatSubscription['chat'];
 
-const path = (id: number, tail = '') => `/v1/companies/${encodeURIComponent(String(id))}${tail}`;
 
 /**
  * The client of the financial insights service.
@@ -39,14 +39,20 @@ export class FinancialInsightsClient {
     return new FinancialInsightsClient({ ...this.transport.options, ...options });
   }
 
-  private async data<T>(call: Parameters<Transport['json']>[0]): Promise<T> {
-    return (await this.transport.json<T>(call)).data;
+  /** GET a route: its `data`, typed by the document. */
+  private async read<P extends RouteWith<'get'>>(route: P, id: number | undefined, query: QueryOf<P> | undefined, options: RequestOptions): Promise<DataOf<P, 'get'>> {
+    return (await this.transport.json<DataOf<P, 'get'>>({ method: 'GET', path: routePath(route, id), query: query as Record<string, string>, ...options })).data;
+  }
+
+  /** POST a body to a route: its `data`, typed by the document. */
+  private async write<P extends RouteWith<'post'>>(route: P, body: BodyOf<P>, options: RequestOptions): Promise<DataOf<P, 'post'>> {
+    return (await this.transport.json<DataOf<P, 'post'>>({ method: 'POST', path: routePath(route), body, ...options })).data;
   }
 
   readonly companies = {
     /** One page of companies, ordered by name (`limit` up to the service's cap, `offset`, `sector` in any case). */
     list: async (query: ListCompaniesQuery = {}, options: RequestOptions = {}): Promise<Page<Company>> => {
-      const { data, meta } = await this.transport.json<Company[]>({ method: 'GET', path: '/v1/companies', query, ...options });
+      const { data, meta } = await this.transport.json<DataOf<'/v1/companies', 'get'>>({ method: 'GET', path: '/v1/companies', query, ...options });
       return { data, meta: meta as PageMeta };
     },
     /** Every page, one after the other, from `offset` on (stops at the end of the list). */
@@ -54,7 +60,7 @@ export class FinancialInsightsClient {
     /** Every company across all pages. */
     all: (query: ListCompaniesQuery = {}, options: RequestOptions = {}): AsyncGenerator<Company> => this.companiesOf(query, options),
     /** A company's profile. */
-    get: (id: number, options: RequestOptions = {}): Promise<CompanyProfile> => this.data({ method: 'GET', path: path(id), ...options }),
+    get: (id: number, options: RequestOptions = {}): Promise<CompanyProfile> => this.read('/v1/companies/{id}', id, undefined, options),
     /** A company's profile by its ticker (any case); NotFoundError when no company has it. */
     byTicker: async (ticker: string, options: RequestOptions = {}): Promise<CompanyProfile> => {
       const wanted = ticker.trim().toUpperCase();
@@ -66,44 +72,44 @@ export class FinancialInsightsClient {
     },
     /** The periods a company has data for, newest first. */
     periods: (id: number, query: PeriodsQuery = {}, options: RequestOptions = {}): Promise<Period[]> =>
-      this.data({ method: 'GET', path: path(id, '/periods'), query, ...options }),
+      this.read('/v1/companies/{id}/periods', id, query, options),
     /** Data-quality checks over all of a company's statements. */
     dataQuality: (id: number, options: RequestOptions = {}): Promise<DataQualityCheck[]> =>
-      this.data({ method: 'GET', path: path(id, '/data-quality'), ...options }),
+      this.read('/v1/companies/{id}/data-quality', id, undefined, options),
   };
 
   readonly statements = {
     /** The income statement of a period (`FY2024`, `Q3-2024`, `latest`, `latest-fy`, `ttm`; default the newest quarter). */
     income: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<IncomeStatement> =>
-      this.data({ method: 'GET', path: path(id, '/income-statement'), query, ...options }),
+      this.read('/v1/companies/{id}/income-statement', id, query, options),
     balanceSheet: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<BalanceSheet> =>
-      this.data({ method: 'GET', path: path(id, '/balance-sheet'), query, ...options }),
+      this.read('/v1/companies/{id}/balance-sheet', id, query, options),
     cashFlow: (id: number, query: StatementQuery = {}, options: RequestOptions = {}): Promise<CashFlow> =>
-      this.data({ method: 'GET', path: path(id, '/cash-flow'), query, ...options }),
+      this.read('/v1/companies/{id}/cash-flow', id, query, options),
     /** The ratios of a period, computed from the statements. */
     ratios: (id: number, query: RatiosQuery = {}, options: RequestOptions = {}): Promise<Ratios> =>
-      this.data({ method: 'GET', path: path(id, '/ratios'), query, ...options }),
+      this.read('/v1/companies/{id}/ratios', id, query, options),
     /** Every ratio with its formula. */
     ratioDefinitions: (options: RequestOptions = {}): Promise<RatioDefinition[]> =>
-      this.data({ method: 'GET', path: '/v1/ratios/definitions', ...options }),
+      this.read('/v1/ratios/definitions', undefined, undefined, options),
   };
 
   /** Hybrid search over company documents. */
   search(request: SearchRequest, options: RequestOptions = {}): Promise<SearchResult[]> {
-    return this.data({ method: 'POST', path: '/v1/search', body: request, ...options });
+    return this.write('/v1/search', request, options);
   }
 
   readonly documents = {
     /** Stores and indexes a document (admin); `created` is false when the same text was already stored. */
     ingest: (request: IngestDocumentRequest, options: RequestOptions = {}): Promise<IngestedDocument> =>
-      this.data({ method: 'POST', path: '/v1/documents', body: request, ...options }),
+      this.write('/v1/documents', request, options),
   };
 
   readonly ai = {
     summarize: (request: SummarizeRequest, options: RequestOptions = {}): Promise<Summary> =>
-      this.data({ method: 'POST', path: '/v1/ai/summarize', body: request, ...options }),
+      this.write('/v1/ai/summarize', request, options),
     compare: (request: CompareRequest, options: RequestOptions = {}): Promise<Comparison> =>
-      this.data({ method: 'POST', path: '/v1/ai/compare', body: request, ...options }),
+      this.write('/v1/ai/compare', request, options),
     /**
      * A chat answer as it is written (REST, Server-Sent Events): `status`, `token`s, `citations`, then `done` with the
      * whole answer and the conversation id to continue. An `error` event is thrown as a typed error. Breaking out of
@@ -112,7 +118,7 @@ export class FinancialInsightsClient {
     chat: (request: Omit<ChatRequest, 'stream'>, options: RequestOptions = {}): AsyncGenerator<ChatStreamEvent> => this.chatEvents(request, options),
     /** A chat answer in one piece (the `done` event's data). */
     ask: (request: Omit<ChatRequest, 'stream'>, options: RequestOptions = {}): Promise<ChatDoneEvent> =>
-      this.data({ method: 'POST', path: '/v1/ai/chat', body: { ...request, stream: false }, ...options }),
+      this.write('/v1/ai/chat', { ...request, stream: false }, options),
     /** The same answer through the GraphQL subscription at /graphql/stream (graphql-sse): events told apart by `__typename`. */
     chatGraphql: (
       input: { messages: ChatRequest['messages']; companyIds?: number[]; conversationId?: string },
@@ -123,7 +129,7 @@ export class FinancialInsightsClient {
   readonly auth = {
     /** OAuth 2.0 client credentials: the client's API key (or `clientSecret`) exchanged for a short-lived bearer token. */
     token: (clientSecret?: string, options: RequestOptions = {}): Promise<Token> =>
-      this.data({ method: 'POST', path: '/v1/auth/token', body: { grant_type: 'client_credentials', ...(clientSecret ? { client_secret: clientSecret } : {}) }, ...options }),
+      this.write('/v1/auth/token', { grant_type: 'client_credentials', ...(clientSecret ? { client_secret: clientSecret } : {}) }, options),
   };
 
   private async *pagesOf(query: ListCompaniesQuery, options: RequestOptions): AsyncGenerator<Page<Company>> {
@@ -142,7 +148,7 @@ export class FinancialInsightsClient {
   }
 
   private async *chatEvents(request: Omit<ChatRequest, 'stream'>, options: RequestOptions): AsyncGenerator<ChatStreamEvent> {
-    const response = await this.transport.send({ method: 'POST', path: '/v1/ai/chat', body: { ...request, stream: true }, stream: true, ...options });
+    const response = await this.transport.send({ method: 'POST', path: routePath('/v1/ai/chat'), body: { ...request, stream: true } satisfies BodyOf<'/v1/ai/chat'>, stream: true, ...options });
     for await (const { event, data } of readEvents(response.body!, options.signal)) {
       const chatEvent = { event, data } as ChatEvent;
       if (chatEvent.event === 'error') throw errorFor(chatEvent.data.code, chatEvent.data.message, response.status);

@@ -4,8 +4,8 @@ import {
   TimeoutError, type ChatStreamEvent, type GraphQLChatEvent,
 } from '../src';
 import { app } from '../../../test/helpers/shared-app';
-import { createTestKeys, keysFor } from '../../../test/helpers/keys';
-import { startTestApp } from '../../../test/helpers/test-app';
+import { keysFor } from '../../../test/helpers/keys';
+import { rateLimitedApp } from '../../../test/helpers/rate-limited-app';
 import type { App } from '../../../src/app';
 
 /** The TypeScript SDK against the real service (the suite's shared instance). */
@@ -179,13 +179,8 @@ describe('TypeScript SDK (sdk/typescript)', function () {
     let limited: App;
     before(async function () {
       this.timeout(120_000);
-      // A real instance whose read budget is 2 requests per key in 2 seconds (the window starts at a key's first
-      // request): the third is refused with Retry-After.
-      const budget = { limit: 2, windowSeconds: 2 };
-      limited = await startTestApp({ seedDemoData: false, rateLimits: { reads: budget, search: budget, ai: budget } });
-      await createTestKeys(limited);
+      limited = await rateLimitedApp();
     });
-    after(() => limited?.close());
     const limitedClient = (role: 'viewer' | 'analyst', options = {}) => new FinancialInsightsClient({ baseUrl: limited.url, apiKey: keysFor(limited.url)[role], ...options });
 
     it('waits as long as Retry-After says and then succeeds', async () => {

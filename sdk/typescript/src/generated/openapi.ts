@@ -758,7 +758,7 @@ export interface components {
             query: string;
             company_ids?: number[];
             /** @default 10 */
-            top_k: number;
+            top_k?: number;
             /** @enum {unknown} */
             mode?: "hybrid" | "text" | "vector";
             /** @description Fiscal periods of the documents, e.g. ["FY2024", "Q3-2024"] */
