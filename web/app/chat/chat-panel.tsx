@@ -1,6 +1,7 @@
 'use client';
 /** The conversation: each question and its answer streamed in as the service writes it, with linked citations. */
 import { useRef, useState, type FormEvent } from 'react';
+import { flushSync } from 'react-dom';
 import { citationHref, citationText } from '../../lib/citations';
 import { failureText } from '../../lib/failure-text';
 import type { Citation } from '../../lib/service';
@@ -59,7 +60,8 @@ export function ChatPanel() {
       }
       for await (const { event: kind, data } of readEvents(response.body)) {
         if (kind === 'status') update((last) => ({ ...last, status: data.message }));
-        if (kind === 'token') update((last) => ({ ...last, status: null, content: last.content + data.text }));
+        // Each token is drawn as it is read: React would otherwise batch the tokens of one network chunk into one paint.
+        if (kind === 'token') flushSync(() => update((last) => ({ ...last, status: null, content: last.content + data.text })));
         if (kind === 'citations') update((last) => ({ ...last, citations: data.citations }));
         if (kind === 'done') {
           conversationId.current = data.conversation_id ?? conversationId.current;
