@@ -3,7 +3,7 @@
  * the quarters they sum. Every statement of every period, the ratio definitions and the data-quality checks.
  */
 import * as service from './service';
-import type { CompanyProfile, DataQualityCheck, RatioDefinition, Statement } from './service';
+import type { Company, CompanyProfile, DataQualityCheck, RatioDefinition, Statement } from './service';
 
 export const VIEWS = { annual: 'Annual', quarterly: 'Quarterly', ttm: 'Trailing twelve months' } as const;
 export type View = keyof typeof VIEWS;
@@ -18,6 +18,8 @@ export interface CompanyView {
   columns: Column[];
   definitions: RatioDefinition[];
   quality: DataQualityCheck[];
+  /** Other companies of the same sector, by name (at most eight). */
+  peers: Company[];
 }
 
 async function column(companyId: number, period: string): Promise<Column> {
@@ -31,15 +33,17 @@ async function column(companyId: number, period: string): Promise<Column> {
 export async function loadCompanyView(ticker: string, view: View): Promise<CompanyView> {
   const company = await service.companyByTicker(ticker);
   const wanted = view === 'annual' ? 5 : view === 'quarterly' ? 8 : 4;
-  const [periodList, definitions, quality] = await Promise.all([
+  const [periodList, definitions, quality, sector] = await Promise.all([
     service.periods(company.id, view === 'annual' ? 'annual' : 'quarter'),
     service.ratioDefinitions(),
     service.dataQuality(company.id),
+    service.listCompanies({ sector: company.sector, limit: 9, offset: 0 }),
   ]);
+  const peers = sector.items.filter((c) => c.id !== company.id).slice(0, 8);
   const chosen = periodList.slice(0, wanted).map((p) => p.period).reverse();
   const columns = await Promise.all(chosen.map((period) => column(company.id, period)));
   if (view === 'ttm') columns.push(await column(company.id, 'ttm'));
-  return { company, view, columns, definitions, quality };
+  return { company, view, columns, definitions, quality, peers };
 }
 
 /** The figure of a field across the columns (null where not reported). */

@@ -156,6 +156,10 @@ describe('web front end (Next.js on the service)', function () {
     const definitions = await apiData('/v1/ratios/definitions');
     expect(await page.locator('[data-ratios] tr[data-ratio]').count()).to.equal(definitions.length);
     expect(await page.textContent('[data-ratio=grossMargin]')).to.include('gross_profit / revenue');
+    const sameSector = (await apiData('/v1/companies?sector=Information%20Technology&limit=100')).map((c: any) => c.ticker).filter((t: string) => t !== 'NWSC');
+    const peers = await page.$$eval('[data-peers] a', (links) => links.map((a) => (a.textContent ?? '').split(' · ')[0]));
+    expect(peers.length).to.be.above(0);
+    expect(sameSector, 'peers are companies of the same sector').to.include.members(peers);
     expect(await page.getAttribute('[data-quality-flags]', 'data-quality-flags')).to.equal('0');
     expect(await page.textContent('#provenance + p')).to.include('not imported from SEC filings');
     expect(await page.getAttribute('a[href*="/v1/companies/"]', 'href')).to.match(/^http:\/\/api\.example\.test:8181\/v1\//);

@@ -62,7 +62,7 @@ export async function CompanyPage({ ticker, view }: { ticker: string; view: View
     if (isNotFound(error)) notFound();
     throw error;
   }
-  const { company, columns, definitions, quality } = data;
+  const { company, columns, definitions, quality, peers } = data;
   const currency = company.currency;
   const money = (v: number) => formatMoney(v, currency);
   // Charts follow the range; the TTM column sums four quarters, so it would dwarf them in a chart: the table has it.
@@ -147,6 +147,16 @@ export async function CompanyPage({ ticker, view }: { ticker: string; view: View
           </table>
         </div>
       </section>
+
+      {peers.length > 0 && (
+        <section aria-labelledby="peers">
+          <h2 id="peers">Peers in {company.sector}</h2>
+          <ul className="tabs" data-peers>
+            {peers.map((p) => <li key={p.id}><a href={`/companies/${encodeURIComponent(p.ticker)}${view === 'annual' ? '' : `/${view}`}`}>{p.ticker} · {p.name}</a></li>)}
+          </ul>
+          <p className="small"><a href={`/compare?${[company.id, ...peers.slice(0, 4).map((p) => p.id)].map((id) => `company=${id}`).join('&')}`}>Compare {company.ticker} with these peers</a></p>
+        </section>
+      )}
 
       <section aria-labelledby="quality">
         <h2 id="quality">Data quality</h2>
