@@ -113,14 +113,14 @@ function outputSchema(named: NamedSchemas, { type, selections, fragments }: Sele
   return isNonNullType(type) ? schema : nullable(schema);
 }
 
-/** Follows a route's data path (field names) into its operation's result; returns the type and selections found there. */
-function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode): Selected {
+/** Follows a data path (field names) into a route's operation result; returns the type and selections found there. */
+function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode, dataPath: readonly string[] = route.doc.dataPath): Selected {
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   let type: GraphQLOutputType = root as GraphQLOutputType;
   let selections: SelectionSetNode | undefined = operation.selectionSet;
-  for (const name of route.doc.dataPath) {
+  for (const name of dataPath) {
     const objectType = getNamedType(type);
     const node: SelectionNode | undefined = selections?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === name);
     if (!isObjectType(objectType) || !node || node.kind !== Kind.FIELD) throw new Error(`OpenAPI: no field ${name} in ${operation.name?.value}`);
@@ -220,6 +220,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
     const parameters = [
       ...[...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
       ...Object.entries(route.doc.query ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+      ...(route.csv ? [{ name: 'format', in: 'query', required: false, schema: { enum: ['json', 'csv'], default: 'json', description: 'csv: the data as text/csv (as does Accept: text/csv)' } }] : []),
     ];
     const selected = descend(schema, route, document);
     const content: Record<string, unknown> = {};
@@ -230,8 +231,14 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       content['text/event-stream'] = { schema: { ...eventUnion(named, route.operation, events), description: 'A stream of these events (Accept: text/event-stream or "stream": true)' } };
     } else {
       // A value the route 404s without is never null in a success.
-      const data = nonNull(outputSchema(named, selected, DATA_SCHEMA_NAMES[route.operation]));
+      const one = nonNull(outputSchema(named, selected, DATA_SCHEMA_NAMES[route.operation]));
+      // A route that also answers several periods: that, or an array of what it selects at its history path.
+      const history = route.doc.historyPath && nonNull(outputSchema(named, descend(schema, route, document, route.doc.historyPath)));
+      const data = history ? { oneOf: [one, { type: 'array', items: history }] } : one;
       content['application/json'] = { schema: envelope(data, route.meta ? ref('PageMeta') : undefined) };
+    }
+    if (route.csv) {
+      content['text/csv'] = { schema: { type: 'string', description: 'RFC 4180 with a header row: one row per item (one for a single object), the scalar fields as columns; a page\u2019s total in X-Total-Count' } };
     }
     const { role, rateClass } = routeSpec(route);
     const open = role === 'viewer' && publicReads;
@@ -244,7 +251,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
     if (rateClass !== 'reads') failures.push(502, 504);
     const responses = {
       [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
-      ...(route.doc.status === 201 ? { 200: { description: 'Already stored: the existing document', content } } : {}),
+      ...(route.doc.status === 201 && route.operation === 'IngestDocument' ? { 200: { description: 'Already stored: the existing document', content } } : {}),
       ...errorRefs(failures.sort()),
     };
     const operation = {
@@ -277,6 +284,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/auth/token' },
+        clientBasic: { type: 'http', scheme: 'basic', description: 'Token endpoint only: HTTP Basic with any client_id and the API key as client_secret' },
         session: { type: 'apiKey', in: 'cookie', name: 'fis_session', description: 'Set by POST /v1/auth/session; writes also need the X-CSRF-Token header' },
       },
       schemas: named.schemas,
@@ -289,6 +297,11 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
 
 const ROLE: JsonSchema = { type: 'string', enum: ['viewer', 'analyst', 'admin'] };
 
+const OAUTH_ERROR: JsonSchema = {
+  type: 'object', description: 'An OAuth 2.0 error (RFC 6749 §5.2)', required: ['error', 'error_description'], additionalProperties: false,
+  properties: { error: { type: 'string', examples: ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'temporarily_unavailable'] }, error_description: { type: 'string' } },
+};
+
 function authPaths(named: NamedSchemas): Record<string, unknown> {
   named.ref('Role', ROLE);
   const token = named.ref('Token', {
@@ -300,17 +313,31 @@ function authPaths(named: NamedSchemas): Record<string, unknown> {
     properties: { role: ref('Role'), expires_in: { type: 'integer' }, csrf_token: { type: 'string' }, csrf_header: { type: 'string' } },
   });
   const tokenRequest = named.ref('TokenRequest', {
-    type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_secret: { type: 'string' } },
+    type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } },
   });
+  const oauthError = {
+    description: 'RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503',
+    content: { 'application/json': { schema: named.ref('OAuthError', OAUTH_ERROR) } },
+  };
   const sessionRequest = named.ref('SessionRequest', { type: 'object', additionalProperties: false, properties: { api_key: { type: 'string' } } });
   return {
     '/v1/auth/token': {
       post: {
         operationId: 'IssueToken',
-        summary: 'OAuth 2.0 client credentials: exchange an API key (X-API-Key header or client_secret) for a short-lived JWT',
-        security: [{}, { apiKey: [] }],
-        requestBody: { required: false, content: { 'application/json': { schema: tokenRequest } } },
-        responses: { 200: { description: 'A bearer token', content: { 'application/json': { schema: envelope(token) } } }, ...errorRefs([400, 401, 405, 415, 429]) },
+        summary: 'OAuth 2.0 client credentials (RFC 6749 §4.4): an API key as the client secret (HTTP Basic, client_secret, or X-API-Key) for a short-lived JWT',
+        description: 'Answers in OAuth\u2019s own shape (not the /v1 envelope): the token response, or {error, error_description}. client_id may be any value.',
+        security: [{}, { apiKey: [] }, { clientBasic: [] }],
+        requestBody: {
+          required: false,
+          content: {
+            'application/x-www-form-urlencoded': { schema: { ...tokenRequest, required: ['grant_type'] } },
+            'application/json': { schema: tokenRequest },
+          },
+        },
+        responses: {
+          200: { description: 'A bearer token (Cache-Control: no-store)', content: { 'application/json': { schema: token } } },
+          ...Object.fromEntries([400, 401, 405, 413, 415, 429, 503].map((status) => [String(status), oauthError])),
+        },
       },
     },
     '/v1/auth/session': {
