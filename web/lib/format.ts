@@ -36,7 +36,7 @@ export function monthYear(date: string | null | undefined): string {
 /** A ratio as its category reads: margins, returns and growth in %, days in days, the rest as multiples. */
 export function formatRatio(key: string, category: string, value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  if (key.startsWith('days') || key === 'cashConversionCycle') return `${value.toFixed(0)} days`;
+  if (/^days|^cash_?conversion_?cycle$/i.test(key)) return `${value.toFixed(0)} days`;
   if (['margins', 'returns', 'cash_quality', 'growth'].includes(category)) return formatPercent(value);
   return `${value.toFixed(2)}x`;
 }

@@ -72,9 +72,27 @@ export function dataQuality(companyId: number): Promise<DataQualityCheck[]> {
   return reader().companies.dataQuality(companyId);
 }
 
+/**
+ * The token endpoint answers as RFC 6749 says (`{access_token, …}` or `{error, error_description}`), not in the /v1
+ * envelope the SDK's first version reads: this fetch puts such an answer in the envelope. It passes enveloped answers
+ * through, so it is harmless once the SDK reads OAuth answers itself (then it can go).
+ */
+async function oauthAnswerInEnvelope(input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  const body = (await response.clone().json().catch(() => null)) as Record<string, unknown> | null;
+  if (!body || 'success' in body) return response;
+  const envelope = response.ok
+    ? { success: true, data: body }
+    : { success: false, error: { code: response.status === 401 ? 'UNAUTHENTICATED' : response.status === 429 ? 'RATE_LIMITED' : 'BAD_USER_INPUT', message: String(body.error_description ?? body.error) } };
+  const headers = new Headers({ 'content-type': 'application/json' });
+  const retryAfter = response.headers.get('retry-after');
+  if (retryAfter) headers.set('retry-after', retryAfter);
+  return new Response(JSON.stringify(envelope), { status: response.status, headers });
+}
+
 /** Exchanges an API key for a short-lived access token (OAuth 2.0 client credentials); the role comes with it. */
 export async function signIn(apiKey: string): Promise<{ token: string; role: string; expiresIn: number }> {
-  const token = await new FinancialInsightsClient({ baseUrl: serverApiUrl(), maxRetries: 0 }).auth.token(apiKey);
+  const token = await new FinancialInsightsClient({ baseUrl: serverApiUrl(), maxRetries: 0, fetch: oauthAnswerInEnvelope }).auth.token(apiKey);
   return { token: token.access_token, role: token.role, expiresIn: token.expires_in };
 }
 

@@ -37,6 +37,7 @@ describe('web front end (unit)', () => {
     expect(formatMoney(null)).to.equal('—');
     expect(formatRatio('grossMargin', 'margins', 0.5817)).to.equal('58.2%');
     expect(formatRatio('daysSalesOutstanding', 'efficiency', 61.4)).to.equal('61 days');
+    expect(formatRatio('cash_conversion_cycle', 'efficiency', 87.2)).to.equal('87 days');
     expect(formatRatio('currentRatio', 'liquidity', 5.634)).to.equal('5.63x');
     expect(monthYear('2025-10-01')).to.equal('Oct 2025');
     expect(failureText({ message: 'Too many requests', code: 'RATE_LIMITED', retryAfterSeconds: 12 })).to.equal('Too many requests (RATE_LIMITED) Try again in 12 s.');

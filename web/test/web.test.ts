@@ -155,7 +155,7 @@ describe('web front end (Next.js on the service)', function () {
     expect(await page.locator('[data-chart] details table').count(), 'every chart has its table').to.equal(3);
     const definitions = await apiData('/v1/ratios/definitions');
     expect(await page.locator('[data-ratios] tr[data-ratio]').count()).to.equal(definitions.length);
-    expect(await page.textContent('[data-ratio=grossMargin]')).to.include('gross_profit / revenue');
+    expect(await page.textContent(`[data-ratio=${definitions[0].key}]`)).to.include(definitions[0].formula);
     const sameSector = (await apiData('/v1/companies?sector=Information%20Technology&limit=100')).map((c: any) => c.ticker).filter((t: string) => t !== 'NWSC');
     const peers = await page.$$eval('[data-peers] a', (links) => links.map((a) => (a.textContent ?? '').split(' · ')[0]));
     expect(peers.length).to.be.above(0);
