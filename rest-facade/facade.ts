@@ -6,16 +6,18 @@ import { AppError, isErrorCode, toAppError } from '../src/shared/errors';
 import { startSseStream, writeSseEvent } from '../src/shared/sse';
 import { appErrorOf } from '../src/graphql/errors';
 import { checkRestVariables } from './variable-check';
-import { snakeCaseKeys } from '../src/shared/case';
+import { restCase, snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
 import { RequestParams } from './params';
 import { RequestBody } from './body';
 import { readJsonBody } from '../src/http/body';
+import { toCsv, wantsCsv } from '../src/http/csv';
 import { ROUTES, routeSpec, type RestRoute } from './routes';
 import { rootFields } from '../src/graphql/operation-admission';
 import { buildOpenApi } from './openapi';
 import type { Principal } from '../src/auth/roles';
+import { requireRole } from '../src/auth/access';
 import type { RequestGuard } from '../src/http/guard';
 import type { Metrics } from '../src/http/metrics';
 
@@ -102,7 +104,7 @@ function eventOf(route: RestRoute, result: ExecutionResult, logger: Logger): Res
 
 /** The data of an event as REST sends it; an `error` event carries the error envelope's code and message. */
 function restData(route: RestRoute, event: RestEvent): unknown {
-  return event.name === 'error' ? event.payload : snakeCaseKeys(route.data(event.payload, {}));
+  return event.name === 'error' ? event.payload : restCase(route.data(event.payload, {}));
 }
 
 function raise(event: RestEvent): never {
@@ -153,6 +155,21 @@ async function serveEvents(res: ServerResponse, route: RestRoute, result: EventR
   }
 }
 
+const FORMATS = ['json', 'csv'];
+
+/** A CSV answer; a page's total travels in X-Total-Count, since CSV has no place for `meta`. */
+function sendCsv(res: ServerResponse, data: unknown, meta: { total?: number } | undefined): void {
+  const body = toCsv(data);
+  res.writeHead(200, {
+    'content-type': 'text/csv; charset=utf-8; header=present',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+    vary: 'accept',
+    ...(meta?.total !== undefined ? { 'x-total-count': String(meta.total) } : {}),
+  });
+  res.end(body);
+}
+
 /** The `/v1` REST facade: a route table over stored GraphQL operations, executed in-process on the same schema. */
 export function createRestFacade(
   schema: GraphQLSchema,
@@ -198,7 +215,10 @@ export function createRestFacade(
         throw new AppError('BAD_REQUEST', 'Malformed percent-encoding in the query string');
       }
       await guard.limit(req, res, routeSpec(route).rateClass);
-      const params = new RequestParams(match.params as Record<string, string>, url.searchParams, route.query ?? []);
+      // The role is settled before the body is read: a caller without it learns nothing about what a body should be.
+      requireRole({ principal, publicReads: limits.publicReads }, routeSpec(route).role);
+      const params = new RequestParams(match.params as Record<string, string>, url.searchParams, [...(route.query ?? []), ...(route.csv ? ['format'] : [])]);
+      const csv = route.csv === true && wantsCsv(params.queryEnum('format', FORMATS)?.toLowerCase() ?? null, req.headers.accept);
       const body = route.method === 'POST'
         ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])
         : null;
@@ -219,7 +239,8 @@ export function createRestFacade(
       if (result.errors?.length) throw toRestError(result.errors, logger);
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);
-      sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: snakeCaseKeys(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
+      if (csv) return sendCsv(res, restCase(data), meta as { total?: number } | undefined);
+      sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: restCase(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
     },
   };
 }

@@ -76,14 +76,14 @@ interface Selected {
   fragments: Fragments;
 }
 
-/** Follows a route's data path (field names) into its operation's result; returns the type and selections found there. */
-function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode): Selected {
+/** Follows a data path (field names) into a route's operation result; returns the type and selections found there. */
+function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode, dataPath: readonly string[] = route.doc.dataPath): Selected {
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   let type: GraphQLOutputType = root as GraphQLOutputType;
   let selections: SelectionSetNode | undefined = operation.selectionSet;
-  for (const name of route.doc.dataPath) {
+  for (const name of dataPath) {
     const objectType = getNamedType(type);
     const node: SelectionNode | undefined = selections?.selections.find((s) => s.kind === Kind.FIELD && s.name.value === name);
     if (!isObjectType(objectType) || !node || node.kind !== Kind.FIELD) throw new Error(`OpenAPI: no field ${name} in ${operation.name?.value}`);
@@ -102,11 +102,17 @@ function eventSchemas(schema: GraphQLSchema, events: Readonly<Record<string, str
   }));
 }
 
-/** The schema of a route's `data`: what its operation selects at its data path (for events, the `done` event). */
-function dataSchema(schema: GraphQLSchema, route: RestRoute, selected: Selected): JsonSchema {
+/**
+ * The schema of a route's `data`: what its operation selects at its data path (for events, the `done` event); for a
+ * route that also answers several periods, that or an array of what it selects at its history path.
+ */
+function dataSchema(schema: GraphQLSchema, route: RestRoute, document: DocumentNode, selected: Selected): JsonSchema {
   if (route.events) return eventSchemas(schema, route.events, selected).done;
   // A value the route 404s without is never null in a success.
-  return nonNull(outputSchema(selected.type, selected.selections, selected.fragments));
+  const one = nonNull(outputSchema(selected.type, selected.selections, selected.fragments));
+  if (!route.doc.historyPath) return one;
+  const item = descend(schema, route, document, route.doc.historyPath);
+  return { oneOf: [one, { type: 'array', items: nonNull(outputSchema(item.type, item.selections, item.fragments)) }] };
 }
 
 const ERROR_ENVELOPE: JsonSchema = {
@@ -154,17 +160,21 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
     const parameters = [
       ...[...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
       ...Object.entries(route.doc.query ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+      ...(route.csv ? [{ name: 'format', in: 'query', required: false, schema: { enum: ['json', 'csv'], default: 'json', description: 'csv: the data as text/csv (as does Accept: text/csv)' } }] : []),
     ];
     const selected = descend(schema, route, document);
     const success = {
       type: 'object', required: ['success', 'data'], additionalProperties: false,
       properties: {
         success: { const: true },
-        data: dataSchema(schema, route, selected),
+        data: dataSchema(schema, route, document, selected),
         ...(route.meta ? { meta: { type: 'object', properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } } } } : {}),
       },
     };
     const content: Record<string, unknown> = { 'application/json': { schema: success } };
+    if (route.csv) {
+      content['text/csv'] = { schema: { type: 'string', description: 'RFC 4180 with a header row: one row per item (one for a single object), the scalar fields as columns; a page\u2019s total in X-Total-Count' } };
+    }
     if (route.events) {
       const events = eventSchemas(schema, route.events, selected);
       content['text/event-stream'] = {
@@ -183,7 +193,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
     if (rateClass !== 'reads') failures.push(502, 504);
     const responses = {
       [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
-      ...(route.doc.status === 201 ? { 200: { description: 'Already stored: the existing document', content } } : {}),
+      ...(route.doc.status === 201 && route.operation === 'IngestDocument' ? { 200: { description: 'Already stored: the existing document', content } } : {}),
       ...errorRefs(failures.sort()),
     };
     const operation = {
@@ -216,6 +226,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from POST /v1/auth/token' },
+        clientBasic: { type: 'http', scheme: 'basic', description: 'Token endpoint only: HTTP Basic with any client_id and the API key as client_secret' },
         session: { type: 'apiKey', in: 'cookie', name: 'fis_session', description: 'Set by POST /v1/auth/session; writes also need the X-CSRF-Token header' },
       },
       schemas: { Error: ERROR_ENVELOPE },
@@ -230,19 +241,36 @@ const tokenData = {
   type: 'object', required: ['access_token', 'token_type', 'expires_in', 'role'], additionalProperties: false,
   properties: { access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, role: { enum: ['viewer', 'analyst', 'admin'] } },
 };
+const OAUTH_ERROR = {
+  description: 'RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503',
+  content: {
+    'application/json': {
+      schema: { type: 'object', required: ['error', 'error_description'], additionalProperties: false, properties: { error: { type: 'string' }, error_description: { type: 'string' } } },
+    },
+  },
+};
 const envelope = (data: JsonSchema) => ({ type: 'object', required: ['success', 'data'], additionalProperties: false, properties: { success: { const: true }, data } });
 
 const AUTH_PATHS = {
   '/v1/auth/token': {
     post: {
       operationId: 'IssueToken',
-      summary: 'OAuth 2.0 client credentials: exchange an API key (X-API-Key header or client_secret) for a short-lived JWT',
-      security: [{}, { apiKey: [] }],
+      summary: 'OAuth 2.0 client credentials (RFC 6749 §4.4): an API key as the client secret (HTTP Basic, client_secret, or X-API-Key) for a short-lived JWT',
+      description: 'Answers in OAuth\u2019s own shape (not the /v1 envelope): the token response, or {error, error_description}. client_id may be any value.',
+      security: [{}, { apiKey: [] }, { clientBasic: [] }],
       requestBody: {
         required: false,
-        content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_secret: { type: 'string' } } } } },
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: { type: 'object', required: ['grant_type'], properties: { grant_type: { const: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } } },
+          },
+          'application/json': { schema: { type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } } } },
+        },
       },
-      responses: { 200: { description: 'A bearer token', content: { 'application/json': { schema: envelope(tokenData) } } }, ...errorRefs([400, 401, 405, 415, 429]) },
+      responses: {
+        200: { description: 'A bearer token (Cache-Control: no-store)', content: { 'application/json': { schema: tokenData } } },
+        ...Object.fromEntries([400, 401, 405, 413, 415, 429, 503].map((status) => [String(status), OAUTH_ERROR])),
+      },
     },
   },
   '/v1/auth/session': {

@@ -39,6 +39,30 @@ export class RequestParams {
     return value;
   }
 
+  /** An optional whole number from the query string that must lie in [min, max] (a cap the catalog declares). */
+  queryIntBetween(name: string, min: number, max: number): number | undefined {
+    const value = this.queryInt(name);
+    if (value !== undefined && (value < min || value > max)) {
+      throw new AppError('BAD_USER_INPUT', `${name} must be from ${min} to ${max}, got ${value}`, { field: name });
+    }
+    return value;
+  }
+
+  /** An optional value of the query string that must be one of `accepted` (any case); returned in upper case, as GraphQL enums are. */
+  queryEnum(name: string, accepted: readonly string[]): string | undefined {
+    const raw = this.queryString(name);
+    if (raw === undefined) return undefined;
+    if (!accepted.includes(raw.toLowerCase())) {
+      throw new AppError('BAD_USER_INPUT', `${name} must be one of ${accepted.join(', ')}, got "${raw.slice(0, 40)}"`, { field: name, accepted });
+    }
+    return raw.toUpperCase();
+  }
+
+  /** Whether the query string has the parameter at all. */
+  has(name: string): boolean {
+    return this.query.has(name);
+  }
+
   /** An optional true/false from the query string. */
   queryBool(name: string): boolean | undefined {
     const raw = this.query.get(name)?.trim().toLowerCase();

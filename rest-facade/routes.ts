@@ -2,6 +2,7 @@ import { AppError } from '../src/shared/errors';
 import { snakeCase } from '../src/shared/case';
 import type { RequestParams } from './params';
 import type { RequestBody } from './body';
+import { ROLES } from '../src/auth/roles';
 import { CAPS, CATALOG, type OperationName, type OperationSpec } from '../src/operations/catalog';
 
 /** What the OpenAPI document says of a route; response schemas come from its GraphQL operation. */
@@ -18,6 +19,8 @@ export interface RouteDoc {
   body?: Record<string, unknown>;
   /** Status of a success when not 200. */
   status?: number;
+  /** Where `data` sits when the route answers several periods (an array of these), when it can. */
+  historyPath?: [OperationName, ...string[]];
 }
 
 const PERIOD = { type: 'string', description: 'Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)', examples: ['FY2024', 'Q3-2026', 'latest', 'ttm'] };
@@ -34,7 +37,7 @@ const SEARCH_FILTERS = {
 
 /** One `/v1` endpoint: which stored GraphQL operation serves it, with which variables, and which part of the result. */
 export interface RestRoute {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Path pattern; `:name` segments are parameters. */
   path: string;
   /** Name of the operation in `operations/<name>.graphql`. */
@@ -43,6 +46,8 @@ export interface RestRoute {
   query?: readonly string[];
   /** For POST: the JSON body fields the endpoint accepts; anything else is a 400. */
   body?: readonly string[];
+  /** The route can answer text/csv (its data is an object or an array of flat objects). */
+  csv?: true;
   /** Largest body accepted, when it differs from MAX_BODY_BYTES. */
   maxBodyBytes?: 'documents';
   variables(params: RequestParams, body: RequestBody | null): Record<string, unknown>;
@@ -74,15 +79,6 @@ function found<T>(value: T | null | undefined, message: string): T {
   return value;
 }
 
-/** REST names statement fields as its statement responses do (net_income), also where they appear as values. */
-function snakeFieldNames<T extends { citations?: Array<{ field: string | null }> | null; table?: Array<{ metric: string }> }>(result: T): T {
-  return {
-    ...result,
-    ...(result.citations ? { citations: result.citations.map((c) => ({ ...c, field: c.field === null ? null : snakeCase(c.field) })) } : {}),
-    ...(result.table ? { table: result.table.map((row) => ({ ...row, metric: snakeCase(row.metric) })) } : {}),
-  };
-}
-
 const companyNotFound = (variables: Record<string, unknown>) => `No company with id ${variables.id}`;
 
 function periodText(variables: Record<string, unknown>): string {
@@ -90,24 +86,50 @@ function periodText(variables: Record<string, unknown>): string {
   return period ? `period ${period}` : 'any quarter';
 }
 
-/** A statement route: the company must exist and have the statement for the period asked for. */
+const PERIOD_TYPES = ['annual', 'quarter'];
+
+/** The query parameters of a statement route: one period, or several newest first (`type`, `limit`). */
+function statementQuery(params: RequestParams) {
+  const history = params.has('type') || params.has('limit');
+  if (history && params.has('period')) {
+    throw new AppError('BAD_USER_INPUT', 'Ask for one period (period) or several (type and limit), not both', { field: 'period' });
+  }
+  return {
+    history,
+    period: params.queryString('period'),
+    type: params.queryEnum('type', PERIOD_TYPES),
+    limit: params.queryIntBetween('limit', 1, CAPS.history.maxPeriods),
+  };
+}
+
+/**
+ * A statement route: one statement for a period (the company must exist and have it), or with `type` and `limit`
+ * the last periods of that type, newest first, as an array (periods without this statement are left out).
+ */
 function statementRoute(path: string, operation: string, field: string, noun: string): RestRoute {
   return {
     method: 'GET',
     path,
     operation,
-    query: ['period', 'provenance'],
+    query: ['period', 'type', 'limit', 'provenance'],
+    csv: true,
     doc: {
-      summary: `One ${noun} of a company for a period`,
+      summary: `One ${noun} of a company for a period, or (type, limit) the ${noun} of the last periods, newest first`,
       dataPath: ['company', field],
-      query: { period: PERIOD, provenance: { type: 'boolean', default: false, description: 'Add `provenance`: the SEC source of each imported value' } },
+      historyPath: ['company', 'statements', field],
+      query: {
+        period: { ...PERIOD, description: `One period: ${PERIOD.description}. Leave it out to use type and limit.` },
+        type: { enum: PERIOD_TYPES, description: 'Several periods of this type, newest first: data is then an array (default quarter when limit is given)' },
+        limit: { type: 'integer', minimum: 1, maximum: CAPS.history.maxPeriods, default: CAPS.history.defaultPeriods, description: 'How many periods of `type`, newest first' },
+        provenance: { type: 'boolean', default: false, description: 'Add `provenance`: the SEC source of each imported value' },
+      },
     },
-    variables: (params) => ({ id: params.pathInt('id'), period: params.queryString('period'), provenance: params.queryBool('provenance') }),
-    data: (result, variables) =>
-      found(
-        found(result.company, companyNotFound(variables))[field],
-        `Company ${variables.id} has no ${noun} for ${periodText(variables)}`,
-      ),
+    variables: (params) => ({ id: params.pathInt('id'), ...statementQuery(params), provenance: params.queryBool('provenance') }),
+    data: (result, variables) => {
+      const company = found(result.company, companyNotFound(variables));
+      if (variables.history) return company.statements.map((period: Record<string, unknown>) => period[field]).filter((row: unknown) => row !== null);
+      return found(company[field], `Company ${variables.id} has no ${noun} for ${periodText(variables)}`);
+    },
   };
 }
 
@@ -116,21 +138,26 @@ export const ROUTES: readonly RestRoute[] = [
     method: 'GET',
     path: '/v1/companies',
     operation: 'ListCompanies',
-    query: ['sector', 'limit', 'offset'],
+    query: ['sector', 'ticker', 'q', 'limit', 'offset'],
     doc: {
-      summary: 'Tracked companies, ordered by name, with a sector filter and offset paging',
+      summary: 'Tracked companies, ordered by name, with sector and ticker filters, a name or ticker search (q, best match first) and offset paging',
       dataPath: ['companies', 'items'],
       query: {
         sector: { type: 'string', description: 'A sector in any case, e.g. information technology' },
+        ticker: { type: 'string', maxLength: 16, description: 'Exactly this ticker, any case, e.g. NWSC' },
+        q: { type: 'string', maxLength: 100, description: 'Part of a name or the start of a ticker, any case; best matches first (exact ticker, exact name, ticker prefix, name prefix, a word of the name, anywhere in the name)' },
         limit: { type: 'integer', minimum: 1, maximum: CAPS.companies.maxPageSize, default: CAPS.companies.defaultPageSize },
         offset: { type: 'integer', minimum: 0, maximum: CAPS.companies.maxOffset, default: 0 },
       },
     },
     variables: (params) => ({
       sector: params.queryString('sector'),
+      ticker: params.queryString('ticker'),
+      q: params.queryString('q'),
       limit: params.queryInt('limit'),
       offset: params.queryInt('offset'),
     }),
+    csv: true,
     data: (result) => result.companies.items,
     meta: (result) => ({ total: result.companies.total, limit: result.companies.limit, offset: result.companies.offset }),
   },
@@ -159,6 +186,7 @@ export const ROUTES: readonly RestRoute[] = [
     path: '/v1/companies/:id/periods',
     operation: 'ListPeriods',
     query: ['type'],
+    csv: true,
     doc: { summary: 'Periods with data, newest first', dataPath: ['company', 'periods'], query: { type: { enum: ['quarter', 'annual'] } } },
     variables: (params) => ({ id: params.pathInt('id'), type: params.queryString('type')?.toUpperCase() }),
     data: (result, variables) => found(result.company, companyNotFound(variables)).periods,
@@ -246,7 +274,7 @@ export const ROUTES: readonly RestRoute[] = [
     variables: (_params, body) => ({
       input: { companyId: body!.requiredInt('company_id'), period: body!.string('period'), summaryType: body!.string('summary_type') },
     }),
-    data: (result) => snakeFieldNames(result.summarize),
+    data: (result) => result.summarize,
   },
   {
     method: 'POST',
@@ -264,7 +292,7 @@ export const ROUTES: readonly RestRoute[] = [
     variables: (_params, body) => ({
       input: { companyIds: body!.intArray('company_ids') ?? [], period: body!.string('period'), metrics: body!.stringArray('metrics') },
     }),
-    data: (result) => snakeFieldNames(result.compare),
+    data: (result) => result.compare,
   },
   {
     method: 'POST',
@@ -291,14 +319,50 @@ export const ROUTES: readonly RestRoute[] = [
     variables: (_params, body) => ({
       input: { messages: body!.objectArray('messages', ['role', 'content']), companyIds: body!.intArray('company_ids'), conversationId: body!.string('conversation_id') },
     }),
-    data: (event) => snakeFieldNames(event),
+    data: (event) => event,
+  },
+  {
+    method: 'GET',
+    path: '/v1/admin/keys',
+    operation: 'ListApiKeys',
+    doc: { summary: 'Every API key, revoked ones included, oldest first; never the keys themselves', dataPath: ['apiKeys'] },
+    variables: () => ({}),
+    data: (result) => result.apiKeys,
+  },
+  {
+    method: 'POST',
+    path: '/v1/admin/keys',
+    operation: 'CreateApiKey',
+    doc: {
+      summary: 'Create an API key: `key` is in this answer and nowhere else',
+      dataPath: ['createApiKey'],
+      status: 201,
+      body: {
+        type: 'object', required: ['name', 'role'], additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, role: { enum: [...ROLES] } },
+      },
+    },
+    body: ['name', 'role'],
+    variables: (_params, body) => ({ input: { name: body!.requiredString('name'), role: body!.requiredString('role') } }),
+    data: (result) => result.createApiKey,
+    status: () => 201,
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/admin/keys/:id',
+    operation: 'RevokeApiKey',
+    doc: { summary: 'Revoke an API key; every instance refuses it within a second (revoking again keeps the first date)', dataPath: ['revokeApiKey'] },
+    variables: (params) => ({ id: params.pathInt('id') }),
+    data: (result) => result.revokeApiKey,
   },
   {
     method: 'GET',
     path: '/v1/ratios/definitions',
     operation: 'ListRatioDefinitions',
+    csv: true,
     doc: { summary: 'Every ratio with its key, category, label and formula', dataPath: ['ratioDefinitions'] },
     variables: () => ({}),
-    data: (result) => result.ratioDefinitions,
+    // A ratio's key as REST names it everywhere else (the ratios route's keys).
+    data: (result) => result.ratioDefinitions.map((definition: { key: string }) => ({ ...definition, key: snakeCase(definition.key) })),
   },
 ];

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { RETRY_AFTER_SECONDS } from './db/database-unavailable';
 import type { AppConfig } from './config/config';
 import type { Logger } from './shared/logger';
@@ -18,10 +18,14 @@ import { createStreamHandler } from './graphql/stream-handler';
 import { STREAM_ENDPOINT } from './graphql/schema';
 import { Authenticator } from './auth/authenticator';
 import { createAuthRoutes } from './auth/auth-routes';
+import { createTokenEndpoint, sendOAuthError } from './auth/oauth-token';
 import type { TokenSettings } from './auth/tokens';
 import { RequestGuard } from './http/guard';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './limits/rate-limiter';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { keepOrStoreSecret } from './auth/service-secret.repository';
+import { ensureFirstAdminKey } from './auth/api-keys';
 import { Metrics } from './http/metrics';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from './graphql/graphiql';
 
@@ -29,6 +33,10 @@ export interface App {
   /** Base URL of the service, e.g. http://127.0.0.1:8080 */
   url: string;
   database: Database;
+  /** An admin key generated because the database had none: shown once, by whoever started the app. */
+  firstAdminKey: string | null;
+  /** Base URL of the separate metrics listener (METRICS_PORT), or null when /metrics is on the API port. */
+  metricsUrl: string | null;
   /** Graceful stop: no new connections, in-flight requests finish, then the database closes. */
   close(): Promise<void>;
 }
@@ -78,27 +86,64 @@ function poolFigures(database: Database): { total: number; idle: number; waiting
   return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
 }
 
-/** Token signing settings; without JWT_SECRET a random secret lives as long as the process. */
-function tokenSettings(config: AppConfig, logger: Logger): TokenSettings {
-  if (!config.jwtSecret) logger.warn('JWT_SECRET is not set: access tokens are signed with a random secret and die with this process');
+/**
+ * Token signing settings. Without JWT_SECRET the secret is generated once and kept in the database, so a restart or
+ * another instance on the same database keeps tokens and sessions valid.
+ */
+async function tokenSettings(config: AppConfig, manager: EntityManager): Promise<TokenSettings> {
+  const secret = config.jwtSecret ?? (await keepOrStoreSecret(manager, 'jwt_secret', randomBytes(32).toString('base64url')));
   return {
-    secret: config.jwtSecret ? new TextEncoder().encode(config.jwtSecret) : randomBytes(32),
+    secret: new TextEncoder().encode(secret),
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
     ttlSeconds: config.jwtTtlSeconds,
   };
 }
 
+/** GET /metrics: Prometheus text; with METRICS_TOKEN only for `Authorization: Bearer <METRICS_TOKEN>`. */
+function metricsHandler(metrics: Metrics, token: string | null) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    onlyGet(req.method, '/metrics');
+    if (token !== null && !sameText(req.headers.authorization ?? '', `Bearer ${token}`)) {
+      throw new AppError('UNAUTHENTICATED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, { 'www-authenticate': 'Bearer realm="metrics"' });
+    }
+    const body = await metrics.registry.metrics();
+    res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
+    res.end(body);
+  };
+}
+
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
+  });
+}
+
+function closeServer(server: Server | null): Promise<void> {
+  if (!server) return Promise.resolve();
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
 /** Opens the database (migrating and seeding it), builds the schema and serves HTTP on config.host:config.port. */
 export async function startApp(config: AppConfig, logger: Logger): Promise<App> {
   const database = await openDatabase(config, logger);
+  let metricsServer: Server | null = null;
   try {
-    await withStartupLock(database, async (runner) => {
+    const { firstAdminKey, tokens } = await withStartupLock(database, async (runner) => {
       await migrate(database, runner);
       if (config.seedDemoData) {
         const report = await seedIfEmpty(runner.manager);
         if (report) logger.info('seeded demo data', { ...report });
       }
+      return { firstAdminKey: await ensureFirstAdminKey(runner.manager, config.adminApiKey), tokens: await tokenSettings(config, runner.manager) };
     });
     if (!database.vectorAvailable) {
       logger.warn('pgvector is not installed on this PostgreSQL server: search runs on full text only');
@@ -121,7 +166,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       if (documents > 0) logger.info('seeded demo documents', { documents, model: (await services.search.models.current())?.model ?? null });
     }
 
-    const authenticator = new Authenticator(database.dataSource, tokenSettings(config, logger));
+    const authenticator = new Authenticator(database.dataSource, tokens);
     const limiter = new RateLimiter(config.rateLimits, config.redisUrl ? new RedisRateStore(config.redisUrl) : new MemoryRateStore(), logger);
     const guard = new RequestGuard(authenticator, limiter);
 
@@ -136,23 +181,16 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     const stream = createStreamHandler(schema, services, guard, { limits: config.graphqlLimits, maxBodyBytes: config.maxBodyBytes, introspection: config.graphqlIntrospection, production: config.environment === 'production' }, logger);
     const auth = createAuthRoutes(authenticator, guard, config);
 
+    const metricsMount = { path: '/metrics', alwaysOpen: true, handler: metricsHandler(metrics, config.metricsToken) };
     const http = createHttpServer(
       [
         { path: '/healthz', alwaysOpen: true, handler: async (req, res) => serveHealth(req, res, database) },
         { path: '/readyz', alwaysOpen: true, handler: async (req, res) => serveReadiness(req, res, database) },
-        {
-          path: '/metrics',
-          alwaysOpen: true,
-          handler: async (req, res) => {
-            onlyGet(req.method, '/metrics');
-            const body = await metrics.registry.metrics();
-            res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
-            res.end(body);
-          },
-        },
+        ...(config.metricsPort === null ? [metricsMount] : []),
         { path: '/graphql', handler: graphql.handle, sendError: sendGraphQLTransportError },
         { path: STREAM_ENDPOINT, handler: stream.handle, sendError: sendGraphQLTransportError },
         ...(config.graphqlIntrospection ? [{ path: GRAPHIQL_ASSETS, handler: serveGraphiQLAsset }] : []),
+        { path: '/v1/auth/token', handler: createTokenEndpoint(authenticator, guard, config), sendError: sendOAuthError },
         { path: '/v1/auth/', handler: auth.handle },
         { path: '/v1/', handler: rest.handle },
       ],
@@ -160,20 +198,25 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       { metrics, unavailable: () => database.health.unavailable() },
     );
 
-    await new Promise<void>((resolve, reject) => {
-      http.server.once('error', reject);
-      http.server.listen(config.port, config.host, () => resolve());
-    });
-    const address = http.server.address() as AddressInfo;
+    const address = await listen(http.server, config.port, config.host);
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    let metricsUrl: string | null = null;
+    if (config.metricsPort !== null) {
+      const metricsHttp = createHttpServer([metricsMount], logger);
+      metricsServer = metricsHttp.server;
+      metricsUrl = `http://${host}:${(await listen(metricsServer, config.metricsPort, config.host)).port}`;
+    }
 
     let closing: Promise<void> | null = null;
     return {
       url: `http://${host}:${address.port}`,
       database,
+      firstAdminKey,
+      metricsUrl,
       close: () =>
         (closing ??= (async () => {
           await http.shutdown(config.shutdownTimeoutMs);
+          await closeServer(metricsServer);
           logger.debug('http server closed');
           await graphql.stop();
           await services.search.models.close();
@@ -183,6 +226,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
         })()),
     };
   } catch (error) {
+    await closeServer(metricsServer).catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
   }

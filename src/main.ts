@@ -21,8 +21,15 @@ async function main(): Promise<void> {
     `Financial insights service listening on ${app.url}\n` +
       `  GraphQL:  ${app.url}/graphql\n` +
       `  REST:     ${app.url}/v1/companies\n` +
-      `  Database: ${app.database.kind === 'embedded' ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}\n`,
+      `  Database: ${app.database.kind === 'embedded' ? `embedded PostgreSQL in ${config.dataDir}` : 'DATABASE_URL'}\n` +
+      (app.metricsUrl ? `  Metrics:  ${app.metricsUrl}/metrics\n` : ''),
   );
+  if (app.firstAdminKey) {
+    process.stdout.write(
+      `\nThe database had no API key, so this admin key was made. It is shown this once; store it now:\n  ${app.firstAdminKey}\n` +
+        `Make more keys with it: npm run keys -- create --name me --role analyst (FIS_API_KEY=<this key>)\n\n`,
+    );
+  }
 
   // The embedded database could not be restarted: /healthz says so for a moment, then a non-zero exit lets the
   // supervisor (systemd, Docker, Kubernetes) start a fresh process.

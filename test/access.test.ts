@@ -67,7 +67,7 @@ describe('access: API keys, tokens, sessions and roles', function () {
 
     it('stops a revoked key within a second, tokens issued to it included', async () => {
       const { record, key } = await createApiKey(app().database.dataSource, 'to revoke', 'analyst');
-      const token = (await send({ 'x-api-key': key }, '/v1/auth/token', { method: 'POST' })).body.data.access_token;
+      const token = (await send({ 'x-api-key': key }, '/v1/auth/token', { method: 'POST' })).body.access_token;
       expect((await send({ 'x-api-key': key }, '/v1/search', json({ query: 'revenue' }))).status).to.equal(200);
       await revokeApiKey(app().database.dataSource, record.id);
       await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -157,8 +157,8 @@ describe('access: API keys, tokens, sessions and roles', function () {
     it('exchanges a key for a short-lived JWT that works wherever a key does', async () => {
       const issued = await send({}, '/v1/auth/token', json({ grant_type: 'client_credentials', client_secret: keysFor(app().url).analyst }));
       expect(issued.status).to.equal(200);
-      expect(issued.body.data).to.include({ token_type: 'Bearer', expires_in: 900, role: 'analyst' });
-      const token = issued.body.data.access_token;
+      expect(issued.body).to.include({ token_type: 'Bearer', expires_in: 900, role: 'analyst' });
+      const token = issued.body.access_token;
       expect((await send({ authorization: `Bearer ${token}` }, '/v1/search', json({ query: 'revenue' }))).status).to.equal(200);
       expect((await send({ authorization: `Bearer ${token}` }, '/v1/documents', json({ company_id: companyId, title: 't', doc_type: 'note', content: 'x' }))).status).to.equal(403);
     });

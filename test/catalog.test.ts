@@ -16,7 +16,7 @@ import { startTestApp } from './helpers/test-app';
  * error (NOT_FOUND), never UNAUTHENTICATED or FORBIDDEN, which is all the role check is about.
  */
 const MISSING = 987_654;
-const CALLS: Record<OperationName, { query: string; variables?: Record<string, unknown>; rest?: { method: 'GET' | 'POST'; path: string; body?: unknown } }> = {
+const CALLS: Record<OperationName, { query: string; variables?: Record<string, unknown>; rest?: { method: 'GET' | 'POST' | 'DELETE'; path: string; body?: unknown } }> = {
   companies: { query: '{ companies(limit: 1) { total } }', rest: { method: 'GET', path: '/v1/companies?limit=1' } },
   company: { query: `{ company(id: ${MISSING}) { id } }`, rest: { method: 'GET', path: `/v1/companies/${MISSING}` } },
   sectors: { query: '{ sectors }' },
@@ -32,6 +32,10 @@ const CALLS: Record<OperationName, { query: string; variables?: Record<string, u
     query: `subscription { chat(input: { companyIds: [${MISSING}], messages: [{ role: "user", content: "Revenue?" }] }) { type } }`,
     rest: { method: 'POST', path: '/v1/ai/chat', body: { company_ids: [MISSING], messages: [{ role: 'user', content: 'Revenue?' }] } },
   },
+  apiKeys: { query: '{ apiKeys { id } }', rest: { method: 'GET', path: '/v1/admin/keys' } },
+  // An unknown role: an allowed caller gets BAD_USER_INPUT and no key is made.
+  createApiKey: { query: 'mutation { createApiKey(input: { name: "catalog", role: "root" }) { key } }', rest: { method: 'POST', path: '/v1/admin/keys', body: { name: 'catalog', role: 'root' } } },
+  revokeApiKey: { query: `mutation { revokeApiKey(id: ${MISSING}) { id } }`, rest: { method: 'DELETE', path: `/v1/admin/keys/${MISSING}` } },
 };
 
 type Who = 'anonymous' | Role;

@@ -107,7 +107,11 @@ describe('GraphQL /graphql', () => {
 
     const wrongMethod = await request('/graphql', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(wrongMethod.status).to.equal(405);
-    expect(wrongMethod.headers.get('allow')).to.equal('GET, POST');
+    expect(wrongMethod.headers.get('allow')).to.equal('GET, HEAD, POST');
+    const head = await fetch(`${app().url}/graphql?query=%7Bsectors%7D`, { method: 'HEAD', headers: { 'apollo-require-preflight': 'true' } });
+    expect(head.status).to.equal(200);
+    expect(head.headers.get('content-type')).to.match(/^application\/(graphql-response\+)?json/);
+    expect(await head.text()).to.equal('');
 
     const syntax = await graphql('{ companies { ');
     expect(syntax.status).to.equal(400);

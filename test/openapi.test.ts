@@ -38,7 +38,7 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       expect(operation.responses).to.include.keys('400', '404', '429', '500');
       expect(operation.security.length).to.be.above(0);
     }
-    expect(doc.components.securitySchemes).to.have.keys('apiKey', 'bearer', 'session');
+    expect(doc.components.securitySchemes).to.have.keys('apiKey', 'bearer', 'clientBasic', 'session');
     expect(doc.paths).to.include.keys('/v1/auth/token', '/v1/auth/session');
   });
 
@@ -70,8 +70,19 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       ['/v1/ai/chat', 'post', post('/v1/ai/chat', { messages: [] })],
       ['/v1/auth/token', 'post', post('/v1/auth/token', {}, analyst)],
       ['/v1/auth/session', 'post', post('/v1/auth/session', { api_key: keysFor(app().url).viewer }, {})],
+      ['/v1/auth/token', 'post', requestAs(null, '/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=password' })],
+      ['/v1/auth/token', 'post', requestAs(null, '/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' })],
+      ['/v1/companies', 'get', get('/v1/companies?q=north&ticker=ncrf')],
+      ['/v1/companies/{id}/income-statement', 'get', get('/v1/companies/1/income-statement?type=annual&limit=2')],
+      ['/v1/companies/{id}/ratios', 'get', get('/v1/companies/1/ratios?type=quarter&limit=3')],
+      ['/v1/admin/keys', 'get', requestAs(null, '/v1/admin/keys', { headers: admin })],
+      ['/v1/admin/keys', 'get', requestAs(null, '/v1/admin/keys', { headers: analyst })],
+      ['/v1/admin/keys', 'post', post('/v1/admin/keys', { name: 'OpenAPI check', role: 'viewer' }, admin)],
+      ['/v1/admin/keys/{id}', 'delete', requestAs(null, '/v1/admin/keys/987654', { method: 'DELETE', headers: admin })],
     ];
     for (const [path, method, pending] of cases) expectConforms(path, method, await pending);
+    const made = await post('/v1/admin/keys', { name: 'OpenAPI revoke', role: 'viewer' }, admin);
+    expectConforms('/v1/admin/keys/{id}', 'delete', await requestAs(null, `/v1/admin/keys/${made.body.data.api_key.id}`, { method: 'DELETE', headers: admin }));
   });
   it('lists every status a route can answer: 401 even on public routes, 403 for a missing CSRF header, 414, 429, 431, 503', () => {
     for (const route of ROUTES) {

@@ -30,17 +30,17 @@ describe('REST and GraphQL: reconciled statements, data quality, TTM', () => {
   it('checks a fiscal year against its quarters and a cash-flow statement against its balance sheets', async () => {
     const year = (await get(`/v1/companies/${id}/periods?type=annual`)).body.data[1].period;
     const income = (await get(`/v1/companies/${id}/income-statement?period=${year}`)).body.data;
-    expect(income.data_quality.map((c: { check: string }) => c.check)).to.deep.equal(['grossProfit', 'yearEqualsSumOfQuarters']);
+    expect(income.data_quality.map((c: { check: string }) => c.check)).to.deep.equal(['gross_profit', 'year_equals_sum_of_quarters']);
     expect(income.data_quality.every((c: { passed: boolean }) => c.passed)).to.equal(true);
     const cashFlow = (await get(`/v1/companies/${id}/cash-flow?period=${quarters[0]}`)).body.data;
     expect(cashFlow.data_quality).to.have.length(1);
-    expect(cashFlow.data_quality[0]).to.include({ check: 'cashRollForward', passed: true, difference: 0 });
+    expect(cashFlow.data_quality[0]).to.include({ check: 'cash_roll_forward', passed: true, difference: 0 });
   });
 
   it('summarizes the checks of a company (REST and GraphQL) and marks its profile stale or current', async () => {
     const { status, body } = await get(`/v1/companies/${id}/data-quality`);
     expect(status).to.equal(200);
-    expect(body.data.map((c: { check: string }) => c.check)).to.deep.equal(['balance', 'yearEqualsSumOfQuarters', 'cashRollForward', 'grossProfit']);
+    expect(body.data.map((c: { check: string }) => c.check)).to.deep.equal(['balance', 'year_equals_sum_of_quarters', 'cash_roll_forward', 'gross_profit']);
     const balance = body.data[0];
     expect(balance.checked).to.be.at.least(15);
     expect(balance).to.include({ failed: 0, pass_rate: 1 });

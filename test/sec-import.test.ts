@@ -177,7 +177,7 @@ describe('npm run import:sec', function () {
       expect(plain.body.data).not.to.have.property('provenance');
       const traced = await requestAs(null, `/v1/companies/${fxd.id}/cash-flow?period=Q3-2024&provenance=true`, {}, service.url);
       expect(traced.body.data.operating_cash_flow).to.equal(20);
-      expect(traced.body.data.provenance.find((p: any) => p.field === 'operatingCashFlow')).to.include({ derived: true, accession: 'q3' });
+      expect(traced.body.data.provenance.find((p: any) => p.field === 'operating_cash_flow')).to.include({ derived: true, accession: 'q3' });
       expect((await requestAs(null, `/v1/companies/${fxd.id}/cash-flow?provenance=maybe`, {}, service.url)).status).to.equal(400);
       // Ratios work on imported data like on any other.
       const ratios = await requestAs(null, `/v1/companies/${fxd.id}/ratios?period=FY2024`, {}, service.url);
@@ -185,11 +185,11 @@ describe('npm run import:sec', function () {
       // The year was restated (410) after its quarters were filed (100 + 90 + 80 + Q4 130 from the first 10-K): flagged;
       // its cash flows (10 + 15 + 20 + 25 = 70) add up.
       const year = (await requestAs(null, `/v1/companies/${fxd.id}/income-statement?period=FY2024`, {}, service.url)).body.data;
-      const sum = year.data_quality.find((c: any) => c.check === 'yearEqualsSumOfQuarters');
+      const sum = year.data_quality.find((c: any) => c.check === 'year_equals_sum_of_quarters');
       expect(sum).to.include({ passed: false, difference: 10 });
       expect(sum.detail).to.match(/filings disagree.*revenue 10/);
       const summary = (await requestAs(null, `/v1/companies/${fxd.id}/data-quality`, {}, service.url)).body.data;
-      expect(summary.find((c: any) => c.check === 'yearEqualsSumOfQuarters')).to.deep.include({ checked: 2, failed: 1, failures: [{ statement: 'income', period: 'FY2024', difference: 10, detail: sum.detail }] });
+      expect(summary.find((c: any) => c.check === 'year_equals_sum_of_quarters')).to.deep.include({ checked: 2, failed: 1, failures: [{ statement: 'income', period: 'FY2024', difference: 10, detail: sum.detail }] });
       // Its newest statement ends in September 2024: stale, in US dollars.
       expect((await requestAs(null, `/v1/companies/${fxd.id}`, {}, service.url)).body.data).to.include({ stale: true, latest_period_end: '2024-09-28', currency: 'USD' });
       expect((await requestAs(null, `/v1/companies/${fxd.id}/income-statement?period=ttm`, {}, service.url)).body.data.revenue).to.equal(400);

@@ -103,7 +103,7 @@ describe('REST statements, ratios and periods', () => {
     const { status, body } = await get('/v1/ratios/definitions');
     expect(status).to.equal(200);
     expect(body.data.length).to.be.at.least(25);
-    expect(body.data.find((d: any) => d.key === 'grossMargin').formula).to.equal('gross_profit / revenue');
+    expect(body.data.find((d: any) => d.key === 'gross_margin').formula).to.equal('gross_profit / revenue');
   });
 
   describe('errors', () => {

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { CAPS } from '../operations/catalog';
+import { snakeCase } from '../shared/case';
 import type { Logger } from '../shared/logger';
 import { AppError, badUserInput, toAppError } from '../shared/errors';
 import type { StatementLoaders } from '../statements/statement.loaders';
@@ -162,9 +163,14 @@ export class AiService {
 
   async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal, caller: AccessContext = NO_CALLER): Promise<Comparison> {
     const companyIds = validCompanyIds(input.companyIds ?? [], CAPS.compare.minCompanies, CAPS.compare.maxCompanies, 'company_ids');
-    const metrics = (input.metrics ?? DEFAULT_COMPARE_METRICS).map(camelCase);
-    const unknown = metrics.filter((metric) => !COMPARE_METRICS.includes(metric));
-    if (unknown.length > 0) throw badUserInput(`Unknown metric ${unknown.map((m) => `"${m}"`).join(', ')}; use any of ${COMPARE_METRICS.join(', ')}`, { accepted: COMPARE_METRICS });
+    const asked = input.metrics ?? DEFAULT_COMPARE_METRICS;
+    const metrics = asked.map(camelCase);
+    const unknown = asked.filter((_, index) => !COMPARE_METRICS.includes(metrics[index]));
+    if (unknown.length > 0) {
+      // Named in snake_case, which both transports accept (REST speaks nothing else).
+      const accepted = COMPARE_METRICS.map(snakeCase);
+      throw badUserInput(`Unknown metric ${unknown.map((m) => `"${m}"`).join(', ')} in metrics; use any of ${accepted.join(', ')}`, { field: 'metrics', accepted });
+    }
     if (metrics.length === 0 || metrics.length > 20) throw badUserInput('metrics must name 1 to 20 measures');
     const period = periodArgument(input.period);
     const companies: CompanyFacts[] = [];

@@ -65,3 +65,14 @@ export async function findActiveKeyById(manager: EntityManager, id: number): Pro
 export async function markApiKeyUsed(manager: EntityManager, id: number): Promise<void> {
   await manager.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [id]);
 }
+
+/** Whether a key with this hash was ever stored, revoked or not. */
+export async function apiKeyHashExists(manager: EntityManager, keyHash: string): Promise<boolean> {
+  const rows: unknown[] = await manager.query('SELECT 1 FROM api_keys WHERE key_hash = $1', [keyHash]);
+  return rows.length > 0;
+}
+
+export async function countApiKeys(manager: EntityManager): Promise<number> {
+  const [{ count }]: Array<{ count: number }> = await manager.query('SELECT count(*)::int AS count FROM api_keys');
+  return count;
+}

@@ -1,61 +1,40 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, badUserInput } from '../shared/errors';
 import { isRole, ROLES } from './roles';
-import { findApiKeys, insertApiKey, revokeApiKeyById, type ApiKeyRecord } from './api-key.repository';
+import { generateKey, hashKey, KEY_PREFIX } from './key-format';
+import { apiKeyHashExists, countApiKeys, findApiKeys, insertApiKey, revokeApiKeyById, type ApiKeyRecord } from './api-key.repository';
 
 export type { ApiKeyRecord } from './api-key.repository';
+export { generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from './key-format';
 
-/**
- * API keys look like `fis_live_<32 base62 characters><6 base62 checksum>`. The checksum (from SHA-256 of the body)
- * lets a mistyped or made-up key be refused without a database look-up; the key itself is shown once, at creation,
- * and only its SHA-256 hash is stored (right for a high-entropy secret: no salt or slow hash is needed).
- */
-export const KEY_PREFIX = 'fis_live_';
-const BODY_LENGTH = 32;
-const CHECKSUM_LENGTH = 6;
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const KEY_SHAPE = new RegExp(`^${KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
-
-function base62(bytes: Buffer, length: number): string {
-  let out = '';
-  for (const byte of bytes) {
-    if (out.length === length) break;
-    // Bytes of 248 and above would bias the alphabet; skip them.
-    if (byte < 248) out += BASE62[byte % 62];
-  }
-  return out;
-}
-
-function checksum(body: string): string {
-  return base62(createHash('sha256').update(body).digest(), CHECKSUM_LENGTH);
-}
-
-export function generateKey(): string {
-  let body = '';
-  while (body.length < BODY_LENGTH) body += base62(randomBytes(48), BODY_LENGTH - body.length);
-  return `${KEY_PREFIX}${body}${checksum(body)}`;
-}
-
-/** Whether a string has the shape and checksum of a key we issue (no database needed). */
-export function isWellFormedKey(key: string): boolean {
-  if (!KEY_SHAPE.test(key)) return false;
-  const body = key.slice(KEY_PREFIX.length, KEY_PREFIX.length + BODY_LENGTH);
-  return key.endsWith(checksum(body));
-}
-
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
+const keyPrefix = (key: string) => key.slice(0, KEY_PREFIX.length + 6);
 
 /** Creates a key; returns the record and the key itself, which is never available again. */
 export async function createApiKey(dataSource: DataSource, name: string, role: string): Promise<{ record: ApiKeyRecord; key: string }> {
   const trimmed = name?.trim() ?? '';
-  if (!trimmed || trimmed.length > 100) throw badUserInput('name must be 1 to 100 characters');
-  if (!isRole(role)) throw badUserInput(`role must be one of ${ROLES.join(', ')}, got "${role}"`);
+  if (!trimmed || trimmed.length > 100) throw badUserInput('name must be 1 to 100 characters', { field: 'name' });
+  if (!isRole(role)) throw badUserInput(`role must be one of ${ROLES.join(', ')}, got "${role}"`, { field: 'role', accepted: [...ROLES] });
   const key = generateKey();
-  const record = await insertApiKey(dataSource.manager, { name: trimmed, role, prefix: key.slice(0, KEY_PREFIX.length + 6), keyHash: hashKey(key) });
+  const record = await insertApiKey(dataSource.manager, { name: trimmed, role, prefix: keyPrefix(key), keyHash: hashKey(key) });
   return { record, key };
+}
+
+/**
+ * The first admin key, at start-up (inside the start-up lock, so two instances never both make one): ADMIN_API_KEY
+ * is stored when the database does not hold it yet (a revoked one stays revoked); without it, a database with no key
+ * at all gets a generated admin key, returned so the caller prints it once. Null when nothing new was made.
+ */
+export async function ensureFirstAdminKey(manager: EntityManager, adminApiKey: string | null): Promise<string | null> {
+  if (adminApiKey !== null) {
+    if (!(await apiKeyHashExists(manager, hashKey(adminApiKey)))) {
+      await insertApiKey(manager, { name: 'ADMIN_API_KEY', role: 'admin', prefix: keyPrefix(adminApiKey), keyHash: hashKey(adminApiKey) });
+    }
+    return null;
+  }
+  if ((await countApiKeys(manager)) > 0) return null;
+  const key = generateKey();
+  await insertApiKey(manager, { name: 'first admin', role: 'admin', prefix: keyPrefix(key), keyHash: hashKey(key) });
+  return key;
 }
 
 export function listApiKeys(dataSource: DataSource): Promise<ApiKeyRecord[]> {

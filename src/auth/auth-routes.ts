@@ -8,15 +8,15 @@ import { CSRF_COOKIE, CSRF_HEADER, invalidCredentials, SESSION_COOKIE, type Auth
 import { issueToken } from './tokens';
 
 /**
- * The OAuth 2.0 token endpoint (client credentials: an API key exchanged for a short-lived JWT) and the browser
- * session (the token in an HttpOnly cookie, with a CSRF cookie for the double-submit check). These speak HTTP
- * (headers, cookies) rather than data, so they are the one part of /v1 not mapped onto a GraphQL operation.
+ * The browser session (an access token in an HttpOnly cookie, with a CSRF cookie for the double-submit check). It
+ * speaks HTTP (headers, cookies) rather than data, so, with the token endpoint (oauth-token.ts), it is the part of
+ * /v1 not mapped onto a GraphQL operation.
  */
 export function createAuthRoutes(authenticator: Authenticator, guard: RequestGuard, options: { cookieSecure: boolean; maxBodyBytes: number }) {
   const cookie = (name: string, value: string, maxAge: number, httpOnly: boolean) =>
     [`${name}=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'SameSite=Strict', ...(httpOnly ? ['HttpOnly'] : []), ...(options.cookieSecure ? ['Secure'] : [])].join('; ');
 
-  /** The key a token or session is asked for with: the X-API-Key header, or `client_secret` / `api_key` in the body. */
+  /** The key a session is asked for with: the X-API-Key header, or `api_key` in the body. */
   async function presentedKey(req: IncomingMessage, fields: string[]): Promise<{ id: number; role: 'viewer' | 'analyst' | 'admin' }> {
     let key = req.headers['x-api-key'];
     if (key === undefined) {
@@ -25,11 +25,8 @@ export function createAuthRoutes(authenticator: Authenticator, guard: RequestGua
       const unknown = Object.keys(body).filter((field) => !fields.includes(field));
       if (unknown.length > 0) throw new AppError('BAD_USER_INPUT', `Unknown field "${unknown[0]}": accepted are ${fields.join(', ')}`);
       const record = body as Record<string, unknown>;
-      if ('grant_type' in record && record.grant_type !== 'client_credentials') {
-        throw new AppError('BAD_USER_INPUT', 'grant_type must be client_credentials');
-      }
-      key = (record.client_secret ?? record.api_key) as string | undefined;
-      if (typeof key !== 'string') throw new AppError('UNAUTHENTICATED', 'Send an API key: the X-API-Key header, or client_secret in the body', undefined, { 'www-authenticate': 'Bearer realm="fis"' });
+      key = record.api_key as string | undefined;
+      if (typeof key !== 'string') throw new AppError('UNAUTHENTICATED', 'Send an API key: the X-API-Key header, or api_key in the body', undefined, { 'www-authenticate': 'Bearer realm="fis"' });
     }
     const found = await authenticator.activeKey(Array.isArray(key) ? '' : key);
     if (!found) throw invalidCredentials();
@@ -46,13 +43,6 @@ export function createAuthRoutes(authenticator: Authenticator, guard: RequestGua
     async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
       // Guessing keys is throttled like any read, per address.
       await guard.limit(req, res, 'reads');
-      if (url.pathname === '/v1/auth/token') {
-        onlyMethods(req, url.pathname, ['POST']);
-        const key = await presentedKey(req, ['grant_type', 'client_secret']);
-        const token = await issueToken(authenticator.tokens, key.id, key.role);
-        sendJson(res, 200, { success: true, data: { access_token: token, token_type: 'Bearer', expires_in: authenticator.tokens.ttlSeconds, role: key.role } });
-        return;
-      }
       if (url.pathname === '/v1/auth/session') {
         onlyMethods(req, url.pathname, ['POST', 'DELETE']);
         if (req.method === 'DELETE') {

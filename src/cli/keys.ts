@@ -1,57 +1,118 @@
 /**
- * `npm run keys -- create --name <name> --role viewer|analyst|admin`, `npm run keys -- list`, `npm run keys -- revoke <id>`
+ * `npm run keys -- create --name <name> --role viewer|analyst|admin`, `npm run keys -- list`, `npm run keys -- revoke <id>`,
+ * `npm run keys -- generate`
  *
- * Manages API keys in the service's database (DATA_DIR or DATABASE_URL). An embedded database is opened by one
- * process at a time: stop the service first, or use an external PostgreSQL (DATABASE_URL) that both can open.
+ * With `--api <service url>` (or FIS_URL) it manages the keys of a running service through its admin API
+ * (/v1/admin/keys), with an admin key (`--key`, or FIS_API_KEY): nothing needs to stop. Without it, it writes to the
+ * service's database (DATA_DIR or DATABASE_URL); an embedded database is opened by one process at a time, so that
+ * way needs the service stopped. `generate` prints a new key without storing it (for ADMIN_API_KEY).
  */
 import 'reflect-metadata';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../shared/logger';
 import { migrate, openDatabase, withStartupLock } from '../db/database';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../auth/api-keys';
+import { createApiKey, generateKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../auth/api-keys';
 import { ROLES } from '../auth/roles';
 
 const USAGE = `usage: npm run keys -- create --name <name> --role ${ROLES.join('|')}
        npm run keys -- list
-       npm run keys -- revoke <id>`;
+       npm run keys -- revoke <id>
+       npm run keys -- generate                 (a new key, not stored: for ADMIN_API_KEY)
+  against a running service: add --api <url> (or set FIS_URL) and --key <admin key> (or set FIS_API_KEY)`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : undefined;
 }
 
-const when = (date: Date | null) => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 19) : '-');
+const when = (date: Date | string | null) => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 19) : '-');
 
 function describe(record: ApiKeyRecord): string {
   const state = record.revokedAt ? `revoked ${when(record.revokedAt)}` : 'active';
   return `${String(record.id).padStart(4)}  ${record.role.padEnd(8)}  ${`${record.prefix}…`.padEnd(18)}  ${state.padEnd(28)}  created ${when(record.createdAt)}  last used ${when(record.lastUsedAt)}  ${record.name}`;
 }
 
-async function main(): Promise<void> {
-  const [command, ...args] = process.argv.slice(2);
-  if (!['create', 'list', 'revoke'].includes(command)) throw new Error(USAGE);
+/** What the commands need, from the database or from a running service's admin API. */
+interface KeyStore {
+  create(name: string, role: string): Promise<{ record: ApiKeyRecord; key: string }>;
+  list(): Promise<ApiKeyRecord[]>;
+  revoke(id: number): Promise<ApiKeyRecord>;
+  close(): Promise<void>;
+}
+
+async function databaseStore(): Promise<KeyStore> {
   const config = loadConfig();
   const database = await openDatabase(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
   try {
     await withStartupLock(database, (runner) => migrate(database, runner));
-    const { dataSource } = database;
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const { dataSource } = database;
+  return {
+    create: (name, role) => createApiKey(dataSource, name, role),
+    list: () => listApiKeys(dataSource),
+    revoke: (id) => revokeApiKey(dataSource, id),
+    close: () => database.close(),
+  };
+}
+
+/** A REST record (snake_case) as the CLI prints it. */
+function fromRest(row: Record<string, any>): ApiKeyRecord {
+  return { id: row.id, name: row.name, role: row.role, prefix: row.prefix, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at };
+}
+
+function apiStore(url: string, key: string | undefined): KeyStore {
+  if (!key) throw new Error('--api needs an admin key: --key <key> or FIS_API_KEY');
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const answer = (await response.json().catch(() => null)) as { success?: boolean; data?: any; error?: { message?: string } } | null;
+    if (!answer?.success) throw new Error(answer?.error?.message ?? `${method} ${path} answered ${response.status}`);
+    return answer.data;
+  };
+  return {
+    create: async (name, role) => {
+      const data = await call('POST', '/v1/admin/keys', { name, role });
+      return { record: fromRest(data.api_key), key: data.key };
+    },
+    list: async () => (await call('GET', '/v1/admin/keys')).map(fromRest),
+    revoke: async (id) => fromRest(await call('DELETE', `/v1/admin/keys/${id}`)),
+    close: async () => undefined,
+  };
+}
+
+async function main(): Promise<void> {
+  const [command, ...args] = process.argv.slice(2);
+  if (!['create', 'list', 'revoke', 'generate'].includes(command)) throw new Error(USAGE);
+  if (command === 'generate') {
+    process.stdout.write(`${generateKey()}\n`);
+    return;
+  }
+  const api = (option(args, '--api') ?? process.env.FIS_URL)?.trim().replace(/\/$/, '');
+  const store = api ? apiStore(api, option(args, '--key') ?? process.env.FIS_API_KEY?.trim()) : await databaseStore();
+  try {
     if (command === 'create') {
       const name = option(args, '--name');
       const role = option(args, '--role');
       if (!name || !role) throw new Error(USAGE);
-      const { record, key } = await createApiKey(dataSource, name, role);
+      const { record, key } = await store.create(name, role);
       process.stdout.write(`Created key ${record.id} (${record.role}) "${record.name}". It is shown this once; store it now:\n${key}\n`);
     } else if (command === 'list') {
-      const keys = await listApiKeys(dataSource);
+      const keys = await store.list();
       process.stdout.write(keys.length ? `${keys.map(describe).join('\n')}\n` : 'No API keys yet: npm run keys -- create --name <name> --role analyst\n');
     } else {
       const id = Number(args[0]);
       if (!Number.isInteger(id) || id < 1) throw new Error(USAGE);
-      const record = await revokeApiKey(dataSource, id);
+      const record = await store.revoke(id);
       process.stdout.write(`Revoked key ${record.id} "${record.name}"; running services refuse it within a second.\n`);
     }
   } finally {
-    await database.close();
+    await store.close();
   }
 }
 

@@ -8,6 +8,10 @@ import { Company } from './company.entity';
 export interface CompanyPageQuery {
   /** Compared case-insensitively; null or empty for every sector. */
   sector: string | null;
+  /** Exactly this ticker, in any case. */
+  ticker?: string | null;
+  /** Words of a name or the start of a ticker, any case: the best matches first instead of name order. */
+  q?: string | null;
   limit: number;
   offset: number;
 }
@@ -31,10 +35,25 @@ export interface ImportedCompanyRow {
 }
 
 /** A page of companies ordered by name (then id, so pages never overlap), and the total that match. */
-export function findCompanyPage(manager: EntityManager, { sector, limit, offset }: CompanyPageQuery): Promise<[Company[], number]> {
+export function findCompanyPage(manager: EntityManager, { sector, ticker, q, limit, offset }: CompanyPageQuery): Promise<[Company[], number]> {
   // The alias "c" is relied on by the benchmark's baseline, which replays this SQL.
   const query = manager.getRepository(Company).createQueryBuilder('c');
-  if (sector) query.where('lower(c.sector) = lower(:sector)', { sector });
+  if (sector) query.andWhere('lower(c.sector) = lower(:sector)', { sector });
+  if (ticker) query.andWhere('upper(c.ticker) = upper(:ticker)', { ticker });
+  if (q) {
+    // LIKE's own wildcards in the text are meant literally.
+    const pattern = q.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`);
+    query
+      .andWhere("(lower(c.ticker) LIKE :prefix || '%' OR lower(c.name) LIKE '%' || :prefix || '%')", { prefix: pattern })
+      // Ranked: the ticker itself, the name itself, a ticker that starts so, a name that starts so, a word of the
+      // name that starts so, then any name containing it.
+      .addSelect(`CASE WHEN lower(c.ticker) = :exact THEN 0 WHEN lower(c.name) = :exact THEN 1
+        WHEN lower(c.ticker) LIKE :prefix || '%' THEN 2 WHEN lower(c.name) LIKE :prefix || '%' THEN 3
+        WHEN lower(c.name) LIKE '% ' || :prefix || '%' THEN 4 ELSE 5 END`, 'match_rank')
+      .setParameter('exact', q.toLowerCase())
+      .orderBy('match_rank');
+    return query.addOrderBy('c.name').addOrderBy('c.id').skip(offset).take(limit).getManyAndCount();
+  }
   return query.orderBy('c.name').addOrderBy('c.id').skip(offset).take(limit).getManyAndCount();
 }
 

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { CatalogAuthorized } from '../operations/catalog-schema';
+import { CAPS } from '../operations/catalog';
 import type { RequestContext } from '../graphql/context';
 import { IncomeStatement } from '../statements/income-statement.entity';
 import { BalanceSheet } from '../statements/balance-sheet.entity';
@@ -13,19 +14,21 @@ import { CompanyPage } from './company.types';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, findCompany, listCompanies, listSectors } from './company.service';
 
 const PERIOD_ARGUMENT = { nullable: true, description: `Fiscal period: ${PERIOD_FORMS}. Omitted means "latest".` };
-const MAX_HISTORY = 40;
+const { defaultPeriods: DEFAULT_HISTORY, maxPeriods: MAX_HISTORY } = CAPS.history;
 
 @Resolver(() => Company)
 export class CompanyResolver {
   @CatalogAuthorized()
-  @Query(() => CompanyPage, { description: 'Tracked companies ordered by name, optionally filtered by sector (any case).' })
+  @Query(() => CompanyPage, { description: 'Tracked companies ordered by name, optionally filtered by sector or ticker (any case); with `q`, the best matches of a name or ticker first.' })
   companies(
     @Ctx() { dataSource }: RequestContext,
     @Arg('sector', () => String, { nullable: true }) sector: string | null,
+    @Arg('ticker', () => String, { nullable: true, description: 'Exactly this ticker, any case.' }) ticker: string | null,
+    @Arg('q', () => String, { nullable: true, description: 'Part of a name or the start of a ticker, any case; ranked: exact ticker, exact name, ticker prefix, name prefix, a word of the name, anywhere in the name.' }) q: string | null,
     @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }) limit: number,
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
   ): Promise<CompanyPage> {
-    return listCompanies(dataSource, { sector, limit, offset });
+    return listCompanies(dataSource, { sector, ticker, q, limit, offset });
   }
 
   @CatalogAuthorized()
@@ -79,7 +82,7 @@ export class CompanyResolver {
     @Root() company: Company,
     @Ctx() { loaders }: RequestContext,
     @Arg('type', () => PeriodTypeEnum, { defaultValue: 'QUARTER' }) type: PeriodType,
-    @Arg('last', () => Int, { defaultValue: 8, description: `Number of periods, 1 to ${MAX_HISTORY}.` }) last: number,
+    @Arg('last', () => Int, { defaultValue: DEFAULT_HISTORY, description: `Number of periods, 1 to ${MAX_HISTORY}.` }) last: number,
   ): Promise<FinancialPeriod[]> {
     if (last < 1 || last > MAX_HISTORY) throw badUserInput(`last must be from 1 to ${MAX_HISTORY}, got ${last}`);
     const periods = await loaders.periods.load(company.id);

@@ -9,6 +9,8 @@ export const { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE, m
 
 export interface CompanyFilter {
   sector?: string | null;
+  ticker?: string | null;
+  q?: string | null;
   limit?: number | null;
   offset?: number | null;
 }
@@ -22,16 +24,28 @@ function checkPaging(limit: number, offset: number): void {
   }
 }
 
-/** A page of companies ordered by name (then id, so pages never overlap), optionally of one sector (any case). */
+/** A text filter trimmed, or null when empty; NUL characters and overlong text are refused, naming the filter. */
+function textFilter(name: string, value: string | null | undefined, maxLength: number): string | null {
+  const trimmed = value?.trim();
+  if (!trimmed) return null;
+  if (trimmed.includes('\u0000')) throw badUserInput(`${name} must not contain NUL characters`, { field: name });
+  if (trimmed.length > maxLength) throw badUserInput(`${name} must be at most ${maxLength} characters`, { field: name });
+  return trimmed;
+}
+
+/**
+ * A page of companies ordered by name (then id, so pages never overlap), optionally of one sector or ticker (any
+ * case); with `q`, the companies whose name or ticker match it, best match first.
+ */
 export async function listCompanies(dataSource: DataSource, filter: CompanyFilter): Promise<CompanyPage> {
   const limit = filter.limit ?? DEFAULT_PAGE_SIZE;
   const offset = filter.offset ?? 0;
   checkPaging(limit, offset);
-  const sector = filter.sector?.trim();
-  if (sector?.includes('\u0000')) throw badUserInput('sector must not contain NUL characters');
-  // Sectors are stored in at most 64 characters: a longer filter is a mistake, not an empty result.
-  if (sector && sector.length > 64) throw badUserInput('sector must be at most 64 characters');
-  const [items, total] = await findCompanyPage(dataSource.manager, { sector: sector || null, limit, offset });
+  // Sectors are stored in at most 64 characters and tickers in 16: a longer filter is a mistake, not an empty result.
+  const sector = textFilter('sector', filter.sector, 64);
+  const ticker = textFilter('ticker', filter.ticker, 16);
+  const q = textFilter('q', filter.q, 100);
+  const [items, total] = await findCompanyPage(dataSource.manager, { sector, ticker, q, limit, offset });
   return { items, total, limit, offset };
 }
 

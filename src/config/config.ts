@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isWellFormedKey } from '../auth/key-format';
 
 /** Every setting the service reads from the environment, validated once at start-up. */
 export interface AppConfig {
@@ -39,8 +40,14 @@ export interface AppConfig {
   environment: 'production' | 'development';
   /** Company and statement reads need no credentials. */
   publicReads: boolean;
-  /** HMAC secret of access tokens; random per process when not set (tokens then die with the process). */
+  /** HMAC secret of access tokens; when not set, a generated one is kept in the database (shared by every instance). */
   jwtSecret: string | null;
+  /** An admin key (of the fis_live_ shape) stored at start-up when the database does not hold it yet. */
+  adminApiKey: string | null;
+  /** Bearer token GET /metrics requires; open when not set. */
+  metricsToken: string | null;
+  /** Serve /metrics on this port only (not on the API port); null keeps it on the API port. */
+  metricsPort: number | null;
   jwtIssuer: string;
   jwtAudience: string;
   jwtTtlSeconds: number;
@@ -121,6 +128,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const jwtSecret = env.JWT_SECRET?.trim() || null;
   if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) throw new ConfigError('JWT_SECRET must be at least 32 bytes');
   const databaseUrl = env.DATABASE_URL?.trim() || null;
+  const adminApiKey = env.ADMIN_API_KEY?.trim() || null;
+  if (adminApiKey !== null && !isWellFormedKey(adminApiKey)) {
+    throw new ConfigError('ADMIN_API_KEY must be a key of this service (fis_live_…, with its checksum): make one with `npm run keys -- generate`');
+  }
+  const metricsToken = env.METRICS_TOKEN?.trim() || null;
+  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
@@ -147,6 +160,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
     environment,
     publicReads: readBool(env, 'PUBLIC_READS', true),
     jwtSecret,
+    adminApiKey,
+    metricsToken,
+    metricsPort: env.METRICS_PORT?.trim() ? readInt(env, 'METRICS_PORT', 0, 0, 65535) : null,
     jwtIssuer: env.JWT_ISSUER?.trim() || 'financial-insights-service',
     jwtAudience: env.JWT_AUDIENCE?.trim() || 'fis-api',
     jwtTtlSeconds: readInt(env, 'JWT_TTL_SECONDS', 900, 30, 86_400),

@@ -75,10 +75,11 @@ export async function createGraphQLHandler(
 
   return {
     async handle(req, res, url) {
-      const method = req.method ?? 'GET';
+      // HEAD is a GET whose body Node leaves out of the response.
+      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
       if (method !== 'GET' && method !== 'POST') {
-        throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on /graphql; use GET or POST`, undefined, {
-          allow: 'GET, POST',
+        throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on /graphql; use GET, HEAD or POST`, undefined, {
+          allow: 'GET, HEAD, POST',
         });
       }
       const headers = new HeaderMap();

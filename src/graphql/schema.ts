@@ -9,6 +9,7 @@ import { AiResolver } from '../ai/ai.resolver';
 import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance.resolver';
 import { BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver, IncomeStatementQualityResolver } from '../statements/data-quality.resolver';
 import { authChecker } from '../auth/access';
+import { ApiKeyResolver } from '../auth/api-key.resolver';
 import { checkCatalogCoversSchema } from '../operations/catalog-schema';
 
 export const STREAM_ENDPOINT = '/graphql/stream';
@@ -34,7 +35,7 @@ export function buildAppSchema(): GraphQLSchema {
   const schema = buildSchemaSync({
     resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, AiResolver,
       IncomeStatementProvenanceResolver, BalanceSheetProvenanceResolver, CashFlowProvenanceResolver,
-      IncomeStatementQualityResolver, BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver],
+      IncomeStatementQualityResolver, BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver, ApiKeyResolver],
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
     validate: false,
     pubSub: NO_TOPICS,

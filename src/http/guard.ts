@@ -35,6 +35,14 @@ export class RequestGuard {
     await this.limiter.check(await this.caller(req, res), limitClass, res);
   }
 
+  /**
+   * Counts the request against its address's budget without looking at its credentials: for the token endpoint,
+   * where an `Authorization: Basic` header is the client's secret, not a credential of this API.
+   */
+  async limitAddress(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
+    await this.limiter.check(`ip:${address(req)}`, limitClass, res);
+  }
+
   /** Takes back a request counted provisionally against a class it turned out not to belong to. */
   async refund(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
     await this.limiter.refund(await this.caller(req, res), limitClass);

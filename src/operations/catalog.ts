@@ -37,6 +37,8 @@ export interface OperationSpec {
 /** Input caps, read by the services that enforce them and by the REST JSON Schemas that document them. */
 export const CAPS = {
   companies: { defaultPageSize: 20, maxPageSize: 100, maxOffset: 1_000_000 },
+  /** Periods of one statement or ratio history (GraphQL `statements(last)`, REST `limit`). */
+  history: { defaultPeriods: 8, maxPeriods: 40 },
   search: { defaultTopK: 10, maxTopK: 50, maxQueryChars: 2_000, maxCompanyFilter: 100, maxListFilter: 20, maxSectionChars: 100 },
   compare: { minCompanies: 2, maxCompanies: 5 },
   ingestDocument: { docTypes: ['10-K', '10-Q', '8-K', '20-F', '6-K', 'annual-report', 'earnings-call', 'press-release', 'presentation', 'note', 'other'] },
@@ -59,6 +61,9 @@ const OPERATIONS = {
   summarize: { kind: 'mutation', role: 'analyst', rateClass: 'ai', onePerRequest: true },
   compare: { kind: 'mutation', role: 'analyst', rateClass: 'ai', onePerRequest: true },
   chat: { kind: 'subscription', role: 'analyst', rateClass: 'ai', onePerRequest: true },
+  apiKeys: { kind: 'query', role: 'admin', rateClass: 'reads' },
+  createApiKey: { kind: 'mutation', role: 'admin', rateClass: 'reads' },
+  revokeApiKey: { kind: 'mutation', role: 'admin', rateClass: 'reads' },
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -11,3 +11,21 @@ export function snakeCaseKeys(value: unknown): unknown {
   }
   return value;
 }
+
+/** Keys whose values name a field, metric, check or statement kind: REST writes those values in snake_case too. */
+const NAME_VALUED_KEYS = new Set(['field', 'metric', 'check', 'statement']);
+
+/**
+ * Copies REST data with every key in snake_case, and the names held as values under NAME_VALUED_KEYS too (a
+ * citation's `field: "net_income"`, a data-quality `check: "year_equals_sum_of_quarters"`), so REST never shows a
+ * GraphQL name.
+ */
+export function restCase(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(restCase);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [snakeCase(key), NAME_VALUED_KEYS.has(key) && typeof inner === 'string' ? snakeCase(inner) : restCase(inner)]),
+    );
+  }
+  return value;
+}
