@@ -1,7 +1,7 @@
 /**
  * Retrieval evaluation of the search module on real public data (not part of `npm test`: the data is not shipped).
  *
- *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick]
+ *   npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick] [--keep <dir>] [--details <file>]
  *
  * FinanceBench: every page of `<folder>/financebench/corpus.jsonl` is stored as one document of its company; each
  * question of `queries_dev.jsonl` (or --queries) is searched and the chunks are mapped back to pages. Reports
@@ -9,6 +9,10 @@
  * by company. TAT-QA: every context of the questions' split becomes a "company", so a company-filtered search ranks
  * the passages of one context; reports Recall@1, Recall@3 and MRR. `--quick` is for development iterations: the
  * FinanceBench companies of the first QUICK_COMPANIES questions' companies only (their whole filings), no TAT-QA.
+ * `--keep <dir>` keeps the embedded database and what was stored in <dir>; a later run with the same --keep (and the
+ * same --quick and --tatqa-limit) skips the ingestion and the fit, to compare query-side changes quickly.
+ * `--details <file>` writes, per FinanceBench question and setting/mode, the rank of the first gold page and the
+ * documents ranked first, for looking at why questions fail.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,10 +40,12 @@ interface Options {
   skipFinancebench: boolean;
   tatqaLimit: number | null;
   quick: boolean;
+  keep: string | null;
+  details: string | null;
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, skipFinancebench: false, tatqaLimit: null, quick: false };
+  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, skipFinancebench: false, tatqaLimit: null, quick: false, keep: null, details: null };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') options.json = true;
@@ -49,10 +55,12 @@ function readOptions(argv: string[]): Options {
     else if (arg === '--quick') options.quick = options.skipTatqa = true;
     else if (arg === '--queries') options.queries = argv[++i];
     else if (arg === '--tatqa-limit') options.tatqaLimit = Number(argv[++i]);
+    else if (arg === '--keep') options.keep = path.resolve(argv[++i] ?? '');
+    else if (arg === '--details') options.details = argv[++i];
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new Error(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick]');
+  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick] [--keep <dir>] [--details <file>]');
   return options;
 }
 
@@ -101,6 +109,33 @@ async function ingestPassages(
   const fitStarted = Date.now();
   await backend.models.refitIfStale();
   return { passagesOf, seconds: (fitStarted - started) / 1000, fitSeconds: (Date.now() - fitStarted) / 1000, chunks };
+}
+
+interface StoredCorpus {
+  companyIds: Map<string, number>;
+  passagesOf: Map<number, string[]>;
+  seconds: number;
+  fitSeconds: number;
+  chunks: number;
+}
+
+/** The file in a --keep folder that records what each corpus stored (company and document ids). */
+const KEPT_STATE = 'eval-state.json';
+
+/** Runs `store` unless the --keep folder already holds this corpus (`key`); records what it stored for next time. */
+async function storedOnce(options: Options, key: string, store: () => Promise<StoredCorpus>): Promise<StoredCorpus> {
+  const file = options.keep ? path.join(options.keep, KEPT_STATE) : null;
+  const state = file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+  if (state[key]) {
+    const kept = state[key];
+    return { ...kept, companyIds: new Map(kept.companyIds), passagesOf: new Map(kept.passagesOf) };
+  }
+  const stored = await store();
+  if (file) {
+    state[key] = { ...stored, companyIds: [...stored.companyIds], passagesOf: [...stored.passagesOf] };
+    fs.writeFileSync(file, JSON.stringify(state));
+  }
+  return stored;
 }
 
 /** Passage ids for ranked chunks: each chunk mapped to its passages, first occurrence wins. */
@@ -169,20 +204,25 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
     corpus = corpus.filter((page) => kept.has(page.company));
   }
   const sectors = new Map(corpus.map((page) => [page.company, page.gics_sector]));
-  const companyIds = await createCompanies(database, 'FB', [...sectors.keys()], (name) => sectors.get(name) ?? 'Unknown');
   const docTypes: Record<string, string> = { '10k': '10-K', '10q': '10-Q', '8k': '8-K', earnings: 'press-release' };
-  progress(options.json, `FinanceBench: ingesting ${corpus.length} pages of ${companyIds.size} companies`);
-  const ingestion = await ingestPassages(
-    backend,
-    corpus.map((page) => ({
-      id: page.id, companyId: companyIds.get(page.company) as number, text: page.text, docType: docTypes[page.doc_type] ?? 'other', period: periodOf(page),
-    })),
-    options.json,
-  );
+  const ingestion = await storedOnce(options, options.quick ? 'financebench-quick' : 'financebench', async () => {
+    const companyIds = await createCompanies(database, 'FB', [...sectors.keys()], (name) => sectors.get(name) ?? 'Unknown');
+    progress(options.json, `FinanceBench: ingesting ${corpus.length} pages of ${companyIds.size} companies`);
+    const stored = await ingestPassages(
+      backend,
+      corpus.map((page) => ({
+        id: page.id, companyId: companyIds.get(page.company) as number, text: page.text, docType: docTypes[page.doc_type] ?? 'other', period: periodOf(page),
+      })),
+      options.json,
+    );
+    return { ...stored, companyIds };
+  });
+  const { companyIds } = ingestion;
   const docOf = new Map(corpus.map((page) => [page.id, page.doc_name]));
 
   const results: Record<string, Record<string, Metrics>> = {};
   const grid: Record<string, Metrics> = {};
+  const details: Array<Record<string, unknown>> = [];
   for (const setting of ['global', 'company'] as const) {
     const filterOf = (query: FinanceBenchQuery) =>
       setting === 'company' ? [companyIds.get(query.company)].filter((id): id is number => id !== undefined) : null;
@@ -206,6 +246,10 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
       for (const query of queries) {
         const ranked = await rankPassages(backend, ingestion.passagesOf, query.question, mode, filterOf(query));
         rankings.push({ ranked, gold: query.gold_passage_ids, full: query.full_doc_in_corpus, doc: query.doc_name });
+        if (options.details && query.full_doc_in_corpus) {
+          const goldRank = ranked.findIndex((id) => query.gold_passage_ids.includes(id)) + 1;
+          details.push({ id: query.id, setting, mode, goldRank, gold: query.gold_passage_ids, top: ranked.slice(0, 5), question: query.question });
+        }
       }
       const full = rankings.filter((r) => r.full);
       const key = `${setting}/${mode.toLowerCase()}`;
@@ -216,6 +260,7 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
       progress(options.json, `  ${key}: recall@5 ${round(results[key].full_doc['recall@5'])} (full-document queries)`);
     }
   }
+  if (options.details) fs.writeFileSync(options.details, details.map((row) => JSON.stringify(row)).join('\n'));
   return { pages: corpus.length, queries: queries.length, chunks: ingestion.chunks, ingest_seconds: round(ingestion.seconds), fit_seconds: round(ingestion.fitSeconds), results, fusion_grid: grid };
 }
 
@@ -229,13 +274,17 @@ async function evaluateTatqa(backend: SearchBackend, database: Database, options
   const corpus = (await readJsonl<{ id: string; context_id: string; text: string }>(path.join(options.folder, 'tatqa', 'corpus.jsonl'))).filter(
     (passage) => wanted.has(passage.context_id),
   );
-  const companyIds = await createCompanies(database, 'TQ', contexts.map((id) => `tatqa ${id}`), () => 'TAT-QA');
-  progress(options.json, `TAT-QA: ingesting ${corpus.length} passages of ${contexts.length} contexts`);
-  const ingestion = await ingestPassages(
-    backend,
-    corpus.map((passage) => ({ id: passage.id, companyId: companyIds.get(`tatqa ${passage.context_id}`) as number, text: passage.text, docType: 'annual-report' })),
-    options.json,
-  );
+  const ingestion = await storedOnce(options, `tatqa-${limited.length}`, async () => {
+    const companyIds = await createCompanies(database, 'TQ', contexts.map((id) => `tatqa ${id}`), () => 'TAT-QA');
+    progress(options.json, `TAT-QA: ingesting ${corpus.length} passages of ${contexts.length} contexts`);
+    const stored = await ingestPassages(
+      backend,
+      corpus.map((passage) => ({ id: passage.id, companyId: companyIds.get(`tatqa ${passage.context_id}`) as number, text: passage.text, docType: 'annual-report' })),
+      options.json,
+    );
+    return { ...stored, companyIds };
+  });
+  const { companyIds } = ingestion;
   const results: Record<string, Metrics> = {};
   for (const mode of MODES) {
     const rankings = [];
@@ -259,7 +308,8 @@ function printTable(title: string, results: Record<string, Record<string, number
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-eval-'));
+  const dataDir = options.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fis-eval-'));
+  fs.mkdirSync(dataDir, { recursive: true });
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'error' });
   const database = await openDatabase(config, createLogger('error'));
   let backend: SearchBackend | null = null;
@@ -289,7 +339,7 @@ async function main(): Promise<void> {
   } finally {
     await backend?.models.close();
     await database.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.keep) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -1,13 +1,16 @@
 /**
  * Ingestion throughput and query latency of search, printed as figures (no pass/fail).
  *
- *   npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json]
+ *   npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json] [--keep <dir>]
  *
  * Stage 1 ingests `<folder>/filings/corpus.jsonl` (35 real 10-K/10-Q filings, one document per filing section).
  * Stage 2 grows the index to --target-chunks with synthetic documents: the same filings' paragraphs reshuffled
  * (deterministically) under new companies, so vocabulary and lengths stay realistic. After each stage every query
  * runs --rounds times per mode and p50/p95 latencies are reported. DATABASE_URL runs it on a PostgreSQL server, in a
- * database created for the run and dropped after it; otherwise on a fresh embedded database.
+ * database created for the run and dropped after it; otherwise on a fresh embedded database. While each refit runs, a
+ * search and a small ingestion are timed every few hundred milliseconds, to show how long a refit holds them up.
+ * `--keep <dir>` keeps the embedded database in <dir> after the run; a later run with the same --keep only measures the
+ * queries on it (to compare query-side changes at 100,000 chunks without ingesting again).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -36,19 +39,21 @@ interface Options {
   targetChunks: number;
   rounds: number;
   json: boolean;
+  keep: string | null;
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { folder: '', targetChunks: 100_000, rounds: 3, json: false };
+  const options: Options = { folder: '', targetChunks: 100_000, rounds: 3, json: false, keep: null };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') options.json = true;
     else if (arg === '--target-chunks') options.targetChunks = Number(argv[++i]);
     else if (arg === '--rounds') options.rounds = Number(argv[++i]);
+    else if (arg === '--keep') options.keep = path.resolve(argv[++i] ?? '');
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new BenchError(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new BenchError('usage: npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json]');
+  if (!options.folder) throw new BenchError('usage: npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json] [--keep <dir>]');
   if (!Number.isInteger(options.targetChunks) || options.targetChunks < 1) throw new BenchError('--target-chunks must be a positive integer');
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new BenchError('--rounds must be a positive integer');
   return options;
@@ -111,16 +116,45 @@ async function ingestAll(backend: SearchBackend, documents: Iterable<SectionDocu
     if ((index + 1) % 200 === 0) log(`  ${index + 1} documents, ${chunks} chunks`);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { documents: ingested, chunks, seconds, chunksPerSecond: chunks / seconds, fitSeconds: 0 };
+  return { documents: ingested, chunks, seconds, chunksPerSecond: chunks / seconds, fitSeconds: 0, duringRefit: null as null | Awaited<ReturnType<typeof timedRefit>>['during'] };
 }
 
-/** Refits the built-in model on the grown corpus and re-embeds every chunk; returns the seconds it took. */
-async function timedRefit(backend: SearchBackend, log: (m: string) => void): Promise<number> {
+const PROBE_INTERVAL_MS = 250;
+
+const millisecondsSince = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
+
+/**
+ * Refits the built-in model on the grown corpus and re-embeds every chunk; meanwhile a hybrid search and the ingestion
+ * of a one-paragraph document are timed every PROBE_INTERVAL_MS, so the longest wait either saw is what the refit
+ * held them up at most.
+ */
+async function timedRefit(backend: SearchBackend, companyId: number, log: (m: string) => void) {
+  let refitting = true;
+  const searches: number[] = [];
+  const ingestions: number[] = [];
+  const probe = (async () => {
+    for (let i = 0; refitting; i += 1) {
+      let started = process.hrtime.bigint();
+      await search(backend, { query: QUERIES[i % QUERIES.length], mode: 'HYBRID', topK: 10 });
+      searches.push(millisecondsSince(started));
+      started = process.hrtime.bigint();
+      await ingestDocument(backend, { companyId, title: `refit probe ${i}`, docType: 'other', content: `Probe paragraph ${i} written while the model is refitted.`, format: 'TEXT' });
+      ingestions.push(millisecondsSince(started));
+      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
+    }
+  })();
   const started = process.hrtime.bigint();
-  const refitted = await backend.models.refitIfStale();
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (refitted) log(`  model fitted and every chunk re-embedded in ${seconds.toFixed(1)} s`);
-  return refitted ? seconds : 0;
+  const refitted = await backend.models.refitIfStale().finally(() => {
+    refitting = false;
+  });
+  const seconds = millisecondsSince(started) / 1000;
+  await probe;
+  const longest = (values: number[]) => (values.length > 0 ? Math.max(...values) : 0);
+  const during = { searches: searches.length, longestSearchMs: longest(searches), ingestions: ingestions.length, longestIngestionMs: longest(ingestions) };
+  if (refitted) {
+    log(`  model fitted and every chunk re-embedded in ${seconds.toFixed(1)} s; meanwhile ${during.searches} searches (longest ${during.longestSearchMs.toFixed(0)} ms) and ${during.ingestions} ingestions (longest ${during.longestIngestionMs.toFixed(0)} ms)`);
+  }
+  return { fitSeconds: refitted ? seconds : 0, during };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -147,16 +181,74 @@ async function measureQueries(backend: SearchBackend, rounds: number, companyId:
   return figures;
 }
 
+interface Stage {
+  name: string;
+  totalChunks: number;
+  ingestion: Awaited<ReturnType<typeof ingestAll>> | null;
+  latency: Awaited<ReturnType<typeof measureQueries>>;
+}
+
+async function countChunks(database: Database): Promise<number> {
+  const [{ chunks }] = await database.dataSource.query('SELECT count(*)::int AS chunks FROM document_chunks');
+  return chunks;
+}
+
+/** What a kept database needs for a later run: the company the one-company queries use and how big the index is. */
+const KEPT_STATE = 'bench-state.json';
+
+async function buildIndex(database: Database, backend: SearchBackend, options: Options, log: (m: string) => void) {
+  const filings = readFilings(options.folder);
+  const companyIds = new Map<string, number>();
+  for (const document of filings) {
+    if (!companyIds.has(document.ticker)) companyIds.set(document.ticker, await createCompany(database, document.company, document.ticker));
+  }
+  log(`stage 1: ${filings.length} filing sections of ${companyIds.size} companies`);
+  const firstCompany = companyIds.get('AAPL') ?? [...companyIds.values()][0];
+  const real = await ingestAll(backend, filings.map((d) => ({ ...d, companyId: companyIds.get(d.ticker) as number })), log);
+  ({ fitSeconds: real.fitSeconds, during: real.duringRefit } = await timedRefit(backend, firstCompany, log));
+  const stages: Stage[] = [{ name: 'filings', totalChunks: real.chunks, ingestion: real, latency: await measureQueries(backend, options.rounds, firstCompany) }];
+
+  let totalChunks = real.chunks;
+  if (options.targetChunks > totalChunks) {
+    log(`stage 2: synthetic documents up to ${options.targetChunks} chunks`);
+    const paragraphs = filings.flatMap((d) => d.text.split(/\n\s*\n/)).filter((p) => p.length > 80);
+    const next = random(42);
+    const syntheticCompanies: number[] = [];
+    for (let i = 0; i < 200; i += 1) syntheticCompanies.push(await createCompany(database, `Synthetic company ${i}`, `SYN${i}`));
+    // Generated lazily: ingestion stops as soon as the target is reached.
+    const synthetic = (function* () {
+      for (let i = 0; ; i += 1) {
+        const count = 5 + Math.floor(next() * 40);
+        const text = Array.from({ length: count }, () => paragraphs[Math.floor(next() * paragraphs.length)]).join('\n\n');
+        yield { ticker: '', company: '', title: `synthetic ${i}`, docType: 'other', text, companyId: syntheticCompanies[i % syntheticCompanies.length] };
+      }
+    })();
+    const grown = await ingestAll(backend, synthetic, log, options.targetChunks - totalChunks);
+    ({ fitSeconds: grown.fitSeconds, during: grown.duringRefit } = await timedRefit(backend, firstCompany, log));
+    totalChunks += grown.chunks;
+    if (options.keep) fs.writeFileSync(path.join(options.keep, KEPT_STATE), JSON.stringify({ firstCompany, totalChunks }));
+    stages.push({ name: 'synthetic scale-up', totalChunks, ingestion: grown, latency: await measureQueries(backend, options.rounds, firstCompany) });
+  } else if (options.keep) {
+    fs.writeFileSync(path.join(options.keep, KEPT_STATE), JSON.stringify({ firstCompany, totalChunks }));
+  }
+  return stages;
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   const log = (message: string) => options.json || process.stderr.write(`${message}\n`);
   const teardown = new Teardown();
-  const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-search-bench-'));
-  teardown.add('remove temp dir', () => fs.rmSync(tempDir, { recursive: true, force: true }));
+  const dataDir = options.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fis-search-bench-'));
+  if (options.keep) fs.mkdirSync(dataDir, { recursive: true });
+  else teardown.add('remove temp dir', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const kept = options.keep && fs.existsSync(path.join(dataDir, KEPT_STATE))
+    ? (JSON.parse(fs.readFileSync(path.join(dataDir, KEPT_STATE), 'utf8')) as { firstCompany: number; totalChunks: number })
+    : null;
   try {
     const serverUrl = process.env.DATABASE_URL?.trim() || null;
+    if (serverUrl && options.keep) throw new BenchError('--keep keeps an embedded database; leave DATABASE_URL unset');
     const throwaway = serverUrl ? await createThrowawayDatabase(serverUrl, teardown) : null;
-    const config = loadConfig({ ...process.env, DATA_DIR: tempDir, DATABASE_URL: throwaway?.url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'error' });
+    const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: throwaway?.url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'error' });
     const database = await openDatabase(config, createLogger('error'));
     teardown.add('close database', () => database.close());
     await withStartupLock(database, (runner) => migrate(database, runner));
@@ -164,37 +256,9 @@ async function main(): Promise<void> {
     const backend = await prepareSearch(database, config, createLogger('error'), { backgroundRefit: false });
     teardown.add('stop the search model', () => backend.models.close());
 
-    const filings = readFilings(options.folder);
-    const companyIds = new Map<string, number>();
-    for (const document of filings) {
-      if (!companyIds.has(document.ticker)) companyIds.set(document.ticker, await createCompany(database, document.company, document.ticker));
-    }
-    log(`stage 1: ${filings.length} filing sections of ${companyIds.size} companies`);
-    const real = await ingestAll(backend, filings.map((d) => ({ ...d, companyId: companyIds.get(d.ticker) as number })), log);
-    real.fitSeconds = await timedRefit(backend, log);
-    const firstCompany = companyIds.get('AAPL') ?? [...companyIds.values()][0];
-    const stages = [{ name: 'filings', totalChunks: real.chunks, ingestion: real, latency: await measureQueries(backend, options.rounds, firstCompany) }];
-
-    let totalChunks = real.chunks;
-    if (options.targetChunks > totalChunks) {
-      log(`stage 2: synthetic documents up to ${options.targetChunks} chunks`);
-      const paragraphs = filings.flatMap((d) => d.text.split(/\n\s*\n/)).filter((p) => p.length > 80);
-      const next = random(42);
-      const syntheticCompanies: number[] = [];
-      for (let i = 0; i < 200; i += 1) syntheticCompanies.push(await createCompany(database, `Synthetic company ${i}`, `SYN${i}`));
-      // Generated lazily: ingestion stops as soon as the target is reached.
-      const synthetic = (function* () {
-        for (let i = 0; ; i += 1) {
-          const count = 5 + Math.floor(next() * 40);
-          const text = Array.from({ length: count }, () => paragraphs[Math.floor(next() * paragraphs.length)]).join('\n\n');
-          yield { ticker: '', company: '', title: `synthetic ${i}`, docType: 'other', text, companyId: syntheticCompanies[i % syntheticCompanies.length] };
-        }
-      })();
-      const grown = await ingestAll(backend, synthetic, log, options.targetChunks - totalChunks);
-      grown.fitSeconds = await timedRefit(backend, log);
-      totalChunks += grown.chunks;
-      stages.push({ name: 'synthetic scale-up', totalChunks, ingestion: grown, latency: await measureQueries(backend, options.rounds, firstCompany) });
-    }
+    const stages = kept
+      ? [{ name: 'kept index', totalChunks: await countChunks(database), ingestion: null, latency: await measureQueries(backend, options.rounds, kept.firstCompany) }]
+      : await buildIndex(database, backend, options, log);
 
     const report = { database: throwaway?.description ?? 'embedded PostgreSQL (PGlite)', embedder: (await backend.models.current())?.model ?? 'none', vector: backend.vectorAvailable, stages };
     if (options.json) {
@@ -204,8 +268,13 @@ async function main(): Promise<void> {
     process.stdout.write(`\nsearch benchmark: ${report.database}, embedder ${report.embedder}${report.vector ? '' : ' (no pgvector: text leg only)'}\n`);
     for (const stage of stages) {
       const { ingestion } = stage;
-      process.stdout.write(`\n${stage.name}: ${ingestion.documents} documents, ${ingestion.chunks} chunks in ${ingestion.seconds.toFixed(1)} s = ${ingestion.chunksPerSecond.toFixed(0)} chunks/s; index now ${stage.totalChunks} chunks\n`);
-      if (ingestion.fitSeconds > 0) process.stdout.write(`built-in model refitted on ${stage.totalChunks} chunks and every chunk re-embedded: ${ingestion.fitSeconds.toFixed(1)} s\n`);
+      if (!ingestion) process.stdout.write(`\n${stage.name}: ${stage.totalChunks} chunks, reused from ${dataDir}\n`);
+      else process.stdout.write(`\n${stage.name}: ${ingestion.documents} documents, ${ingestion.chunks} chunks in ${ingestion.seconds.toFixed(1)} s = ${ingestion.chunksPerSecond.toFixed(0)} chunks/s; index now ${stage.totalChunks} chunks\n`);
+      if (ingestion && ingestion.fitSeconds > 0) process.stdout.write(`built-in model refitted on ${stage.totalChunks} chunks and every chunk re-embedded: ${ingestion.fitSeconds.toFixed(1)} s\n`);
+      const during = ingestion?.duringRefit;
+      if (during && ingestion && ingestion.fitSeconds > 0) {
+        process.stdout.write(`during the refit: ${during.searches} hybrid searches, longest ${during.longestSearchMs.toFixed(0)} ms; ${during.ingestions} ingestions, longest ${during.longestIngestionMs.toFixed(0)} ms\n`);
+      }
       process.stdout.write(`${'query (top 10)'.padEnd(24)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'runs'.padStart(7)}\n`);
       for (const [name, figures] of Object.entries(stage.latency)) {
         process.stdout.write(`${name.padEnd(24)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${String(figures.queries).padStart(7)}\n`);

@@ -35,7 +35,7 @@ export interface RestFacade {
 }
 
 /** Reads and validates every stored operation once, so a broken route fails at start-up, not on first call. */
-function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
+export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
   return ROUTES.map((route) => {
     const source = fs.readFileSync(path.join(OPERATIONS_DIR, `${route.operation}.graphql`), 'utf8');
     const document = parse(source);

@@ -1,9 +1,11 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
-  getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind,
+  GraphQLNonNull, getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, isScalarType, Kind,
   type DocumentNode, type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type GraphQLOutputType, type GraphQLSchema,
   type OperationDefinitionNode, type SelectionNode, type SelectionSetNode,
 } from 'graphql';
 import { snakeCase } from '../src/shared/case';
+import { ERROR_STATUS } from '../src/shared/app-error';
 import { routeSpec, type RestRoute } from './routes';
 
 /**
@@ -23,6 +25,37 @@ const SCALARS: Record<string, JsonSchema> = {
   DateTimeISO: { type: 'string', format: 'date-time' },
   LocalDate: { type: 'string', format: 'date' },
 };
+
+/**
+ * Component names that differ from the GraphQL type's: REST names the company profile apart from the list item
+ * (the same GraphQL type, more fields), and a few types read better without their GraphQL suffix.
+ */
+const DATA_SCHEMA_NAMES: Readonly<Record<string, string>> = { GetCompany: 'CompanyProfile' };
+const TYPE_SCHEMA_NAMES: Readonly<Record<string, string>> = {
+  CashFlowStatement: 'CashFlow',
+  SearchHit: 'SearchResult',
+  FinancialPeriod: 'Period',
+  ValueSource: 'Provenance',
+  QualityCheck: 'StatementCheck',
+  DataQualitySummary: 'DataQualityCheck',
+  IngestDocumentResult: 'IngestedDocument',
+};
+
+/**
+ * The named schemas of the document (`components.schemas`): each GraphQL object or enum type a route returns is
+ * named once, so a generated client has an `IncomeStatement` to import. Two different selections of one type under
+ * one name would make the name lie: that stops the build (give the route its own name in DATA_SCHEMA_NAMES).
+ */
+class NamedSchemas {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  ref(name: string, schema: JsonSchema): JsonSchema {
+    const existing = this.schemas[name];
+    if (existing && !isDeepStrictEqual(existing, schema)) throw new Error(`OpenAPI: two different schemas would be named ${name}`);
+    this.schemas[name] = schema;
+    return { $ref: `#/components/schemas/${name}` };
+  }
+}
 
 function nullable(schema: JsonSchema): JsonSchema {
   return { anyOf: [schema, { type: 'null' }] };
@@ -44,36 +77,40 @@ function selectedFields(selections: SelectionSetNode | undefined, type: GraphQLO
   });
 }
 
-/** JSON Schema of a GraphQL output type as selected by `selections` (keys in snake_case, as REST sends them). */
-function outputSchema(type: GraphQLOutputType, selections: SelectionSetNode | undefined, fragments: Fragments): JsonSchema {
+interface Selected {
+  type: GraphQLOutputType;
+  selections: SelectionSetNode | undefined;
+  fragments: Fragments;
+}
+
+/**
+ * JSON Schema of a GraphQL output type as selected (keys in snake_case, as REST sends them). Object and enum types
+ * become named schemas; `name` names the outermost object type when its GraphQL name would not do.
+ */
+function outputSchema(named: NamedSchemas, { type, selections, fragments }: Selected, name?: string): JsonSchema {
   const inner = getNullableType(type) as GraphQLOutputType;
   let schema: JsonSchema;
   if (isListType(inner)) {
-    schema = { type: 'array', items: outputSchema(inner.ofType, selections, fragments) };
+    schema = { type: 'array', items: outputSchema(named, { type: inner.ofType, selections, fragments }, name) };
   } else if (isObjectType(inner)) {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const selection of selectedFields(selections, inner, fragments)) {
       const field = inner.getFields()[selection.name.value];
-      const name = snakeCase(selection.alias?.value ?? selection.name.value);
-      properties[name] = outputSchema(field.type, selection.selectionSet, fragments);
+      const key = snakeCase(selection.alias?.value ?? selection.name.value);
+      const property = outputSchema(named, { type: field.type, selections: selection.selectionSet, fragments });
+      properties[key] = field.description ? { ...property, description: field.description } : property;
       // A field under @include/@skip is there only when asked for.
-      if (!selection.directives?.length) required.push(name);
+      if (!selection.directives?.length) required.push(key);
     }
-    schema = { type: 'object', properties, required, additionalProperties: false };
+    const object = { type: 'object', ...(inner.description ? { description: inner.description } : {}), properties, required, additionalProperties: false };
+    schema = named.ref(name ?? TYPE_SCHEMA_NAMES[inner.name] ?? inner.name, object);
   } else if (isEnumType(inner)) {
-    schema = { type: 'string', enum: inner.getValues().map((value) => value.value) };
+    schema = named.ref(inner.name, { type: 'string', enum: inner.getValues().map((value) => value.name) });
   } else {
-    schema = SCALARS[getNamedType(inner).name] ?? {};
-    if (!isScalarType(inner)) schema = {};
+    schema = isScalarType(inner) ? (SCALARS[inner.name] ?? {}) : {};
   }
   return isNonNullType(type) ? schema : nullable(schema);
-}
-
-interface Selected {
-  type: GraphQLOutputType;
-  selections: SelectionSetNode | undefined;
-  fragments: Fragments;
 }
 
 /** Follows a data path (field names) into a route's operation result; returns the type and selections found there. */
@@ -93,37 +130,28 @@ function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode
   return { type, selections, fragments };
 }
 
-/** The schema of each event a route streams, by event name: the fields its operation selects on the event's type. */
-function eventSchemas(schema: GraphQLSchema, events: Readonly<Record<string, string>>, { selections, fragments }: Selected): Record<string, JsonSchema> {
-  return Object.fromEntries(Object.entries(events).map(([typeName, name]) => {
+/**
+ * The schema of each event a route streams, by event name (the fields its operation selects on the event's type),
+ * and `ChatEvent`-like union of them all: `{event, data}` as an SSE reader sees one event.
+ */
+function eventSchemas(named: NamedSchemas, schema: GraphQLSchema, route: RestRoute, { selections, fragments }: Selected): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(route.events ?? {}).map(([typeName, name]) => {
     const type = schema.getType(typeName);
     if (!isObjectType(type)) throw new Error(`OpenAPI: the event type ${typeName} is not an object type`);
-    return [name, outputSchema(type, selections, fragments)] as const;
+    return [name, outputSchema(named, { type: new GraphQLNonNull(type), selections, fragments })] as const;
   }));
-}
-
-/**
- * The schema of a route's `data`: what its operation selects at its data path (for events, the `done` event); for a
- * route that also answers several periods, that or an array of what it selects at its history path.
- */
-function dataSchema(schema: GraphQLSchema, route: RestRoute, document: DocumentNode, selected: Selected): JsonSchema {
-  if (route.events) return eventSchemas(schema, route.events, selected).done;
-  // A value the route 404s without is never null in a success.
-  const one = nonNull(outputSchema(selected.type, selected.selections, selected.fragments));
-  if (!route.doc.historyPath) return one;
-  const item = descend(schema, route, document, route.doc.historyPath);
-  return { oneOf: [one, { type: 'array', items: nonNull(outputSchema(item.type, item.selections, item.fragments)) }] };
 }
 
 const ERROR_ENVELOPE: JsonSchema = {
   type: 'object',
+  description: 'Every failure: the one error envelope',
   required: ['success', 'error'],
   additionalProperties: false,
   properties: {
     success: { const: false },
     error: {
       type: 'object', required: ['code', 'message'], additionalProperties: false,
-      properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
+      properties: { code: { $ref: '#/components/schemas/ErrorCode' }, message: { type: 'string' }, details: {} },
     },
   },
 };
@@ -141,7 +169,7 @@ const ERRORS: Record<string, string> = {
   431: 'Request headers too large (BAD_REQUEST); the connection is closed',
   500: 'A bug (INTERNAL_SERVER_ERROR): the message carries a request id, the log the detail',
   502: 'The AI or embedding provider failed (UPSTREAM_ERROR)',
-  503: 'Database unavailable, or all AI slots busy (SERVICE_UNAVAILABLE)',
+  503: 'Database unavailable, or all AI slots busy (SERVICE_UNAVAILABLE), with Retry-After',
   504: 'The AI or embedding provider did not answer in time (UPSTREAM_TIMEOUT)',
 };
 
@@ -150,10 +178,42 @@ const RATE_LIMIT_HEADERS = {
   RateLimit: { description: 'What is left: `limit=<n>, remaining=<n>, reset=<seconds>`', schema: { type: 'string' } },
 };
 
+const PAGE_META: JsonSchema = {
+  type: 'object', description: 'Where a page sits in the whole list', required: ['total', 'limit', 'offset'], additionalProperties: false,
+  properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } },
+};
+
 const errorRefs = (codes: number[]) => Object.fromEntries(codes.map((code) => [String(code), { $ref: `#/components/responses/Error${code}` }]));
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const envelope = (data: JsonSchema, meta?: JsonSchema) => ({
+  type: 'object', required: ['success', 'data', ...(meta ? ['meta'] : [])], additionalProperties: false,
+  properties: { success: { const: true }, data, ...(meta ? { meta } : {}) },
+});
+
+/** Where the document says the service is: absolute, with the origin a variable a client sets to its own. */
+export const OPENAPI_SERVERS = [
+  { url: '{origin}', description: 'The service', variables: { origin: { default: 'http://localhost:8080', description: 'Scheme, host and port of the service' } } },
+];
+
+/**
+ * A route that streams events: the union of its events as an event-stream reader sees each one (`event` the SSE
+ * event name, `data` its parsed JSON), named `<Operation>Event` (ChatEvent).
+ */
+function eventUnion(named: NamedSchemas, operation: string, events: Record<string, JsonSchema>): JsonSchema {
+  return named.ref(`${operation}Event`, {
+    description: 'One Server-Sent Event of the stream: `event` is its name, `data` its JSON; `done` or `error` is the last',
+    oneOf: Object.entries(events).map(([name, data]) => ({
+      type: 'object', required: ['event', 'data'], additionalProperties: false, properties: { event: { const: name }, data },
+    })),
+  });
+}
 
 /** The OpenAPI 3.1 document for the routes. */
 export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestRoute; document: DocumentNode }>, publicReads: boolean): JsonSchema {
+  const named = new NamedSchemas();
+  named.ref('ErrorCode', { type: 'string', description: 'The stable code of a failure (the HTTP status follows from it)', enum: Object.keys(ERROR_STATUS) });
+  named.ref('Error', ERROR_ENVELOPE);
+  named.ref('PageMeta', PAGE_META);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, document } of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
@@ -163,24 +223,22 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       ...(route.csv ? [{ name: 'format', in: 'query', required: false, schema: { enum: ['json', 'csv'], default: 'json', description: 'csv: the data as text/csv (as does Accept: text/csv)' } }] : []),
     ];
     const selected = descend(schema, route, document);
-    const success = {
-      type: 'object', required: ['success', 'data'], additionalProperties: false,
-      properties: {
-        success: { const: true },
-        data: dataSchema(schema, route, document, selected),
-        ...(route.meta ? { meta: { type: 'object', properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' } } } } : {}),
-      },
-    };
-    const content: Record<string, unknown> = { 'application/json': { schema: success } };
+    const content: Record<string, unknown> = {};
+    if (route.events) {
+      const events = eventSchemas(named, schema, route, selected);
+      // Without streaming the answer is the `done` event's data; streamed, a sequence of the events.
+      content['application/json'] = { schema: envelope(events.done) };
+      content['text/event-stream'] = { schema: { ...eventUnion(named, route.operation, events), description: 'A stream of these events (Accept: text/event-stream or "stream": true)' } };
+    } else {
+      // A value the route 404s without is never null in a success.
+      const one = nonNull(outputSchema(named, selected, DATA_SCHEMA_NAMES[route.operation]));
+      // A route that also answers several periods: that, or an array of what it selects at its history path.
+      const history = route.doc.historyPath && nonNull(outputSchema(named, descend(schema, route, document, route.doc.historyPath)));
+      const data = history ? { oneOf: [one, { type: 'array', items: history }] } : one;
+      content['application/json'] = { schema: envelope(data, route.meta ? ref('PageMeta') : undefined) };
+    }
     if (route.csv) {
       content['text/csv'] = { schema: { type: 'string', description: 'RFC 4180 with a header row: one row per item (one for a single object), the scalar fields as columns; a page\u2019s total in X-Total-Count' } };
-    }
-    if (route.events) {
-      const events = eventSchemas(schema, route.events, selected);
-      content['text/event-stream'] = {
-        schema: { type: 'string', description: `Server-Sent Events: ${Object.keys(events).map((name) => `\`${name}\``).join(', ')}; the data of each is the JSON in x-events (\`done\` is the JSON data above, \`error\` ends a failed answer)` },
-        'x-events': events,
-      };
     }
     const { role, rateClass } = routeSpec(route);
     const open = role === 'viewer' && publicReads;
@@ -202,7 +260,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       description: `Needs the ${role} role${open ? ' (open to anonymous callers while PUBLIC_READS is on)' : ''}; rate class ${rateClass}. GraphQL operation: ${route.operation}.`,
       security: open ? [{}, { apiKey: [] }, { bearer: [] }, { session: [] }] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
       parameters,
-      ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.doc.body } } } } : {}),
+      ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: named.ref(`${route.operation}Request`, route.doc.body) } } } } : {}),
     };
     paths[path] = {
       ...paths[path],
@@ -220,8 +278,8 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       version: '1',
       description: 'REST facade over the GraphQL API (/graphql). Every success is `{success: true, data, meta?}` with snake_case keys; every failure the error envelope.',
     },
-    servers: [{ url: '/' }],
-    paths: { ...paths, ...AUTH_PATHS },
+    servers: OPENAPI_SERVERS,
+    paths: { ...paths, ...authPaths(named) },
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -229,79 +287,79 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
         clientBasic: { type: 'http', scheme: 'basic', description: 'Token endpoint only: HTTP Basic with any client_id and the API key as client_secret' },
         session: { type: 'apiKey', in: 'cookie', name: 'fis_session', description: 'Set by POST /v1/auth/session; writes also need the X-CSRF-Token header' },
       },
-      schemas: { Error: ERROR_ENVELOPE },
+      schemas: named.schemas,
       responses: Object.fromEntries(
-        Object.entries(ERRORS).map(([code, description]) => [`Error${code}`, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]),
+        Object.entries(ERRORS).map(([code, description]) => [`Error${code}`, { description, content: { 'application/json': { schema: ref('Error') } } }]),
       ),
     },
   };
 }
 
-const tokenData = {
-  type: 'object', required: ['access_token', 'token_type', 'expires_in', 'role'], additionalProperties: false,
-  properties: { access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, role: { enum: ['viewer', 'analyst', 'admin'] } },
-};
-const OAUTH_ERROR = {
-  description: 'RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503',
-  content: {
-    'application/json': {
-      schema: { type: 'object', required: ['error', 'error_description'], additionalProperties: false, properties: { error: { type: 'string' }, error_description: { type: 'string' } } },
-    },
-  },
-};
-const envelope = (data: JsonSchema) => ({ type: 'object', required: ['success', 'data'], additionalProperties: false, properties: { success: { const: true }, data } });
+const ROLE: JsonSchema = { type: 'string', enum: ['viewer', 'analyst', 'admin'] };
 
-const AUTH_PATHS = {
-  '/v1/auth/token': {
-    post: {
-      operationId: 'IssueToken',
-      summary: 'OAuth 2.0 client credentials (RFC 6749 §4.4): an API key as the client secret (HTTP Basic, client_secret, or X-API-Key) for a short-lived JWT',
-      description: 'Answers in OAuth\u2019s own shape (not the /v1 envelope): the token response, or {error, error_description}. client_id may be any value.',
-      security: [{}, { apiKey: [] }, { clientBasic: [] }],
-      requestBody: {
-        required: false,
-        content: {
-          'application/x-www-form-urlencoded': {
-            schema: { type: 'object', required: ['grant_type'], properties: { grant_type: { const: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } } },
-          },
-          'application/json': { schema: { type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } } } },
-        },
-      },
-      responses: {
-        200: { description: 'A bearer token (Cache-Control: no-store)', content: { 'application/json': { schema: tokenData } } },
-        ...Object.fromEntries([400, 401, 405, 413, 415, 429, 503].map((status) => [String(status), OAUTH_ERROR])),
-      },
-    },
-  },
-  '/v1/auth/session': {
-    post: {
-      operationId: 'StartSession',
-      summary: 'Browser sign-in: an API key becomes an HttpOnly session cookie (fis_session) plus a CSRF cookie (fis_csrf)',
-      security: [{}, { apiKey: [] }],
-      requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', additionalProperties: false, properties: { api_key: { type: 'string' } } } } } },
-      responses: {
-        200: {
-          description: 'Signed in; Set-Cookie carries the session and the CSRF token',
-          content: {
-            'application/json': {
-              schema: envelope({
-                type: 'object', required: ['role', 'expires_in', 'csrf_token', 'csrf_header'], additionalProperties: false,
-                properties: { role: { type: 'string' }, expires_in: { type: 'integer' }, csrf_token: { type: 'string' }, csrf_header: { type: 'string' } },
-              }),
-            },
-          },
-        },
-        ...errorRefs([400, 401, 405, 415, 429]),
-      },
-    },
-    delete: {
-      operationId: 'EndSession',
-      summary: 'Sign out: clears both cookies',
-      security: [{}],
-      responses: {
-        200: { description: 'Signed out', content: { 'application/json': { schema: envelope({ type: 'object', properties: { signed_out: { const: true } }, required: ['signed_out'] }) } } },
-        ...errorRefs([405, 429]),
-      },
-    },
-  },
+const OAUTH_ERROR: JsonSchema = {
+  type: 'object', description: 'An OAuth 2.0 error (RFC 6749 §5.2)', required: ['error', 'error_description'], additionalProperties: false,
+  properties: { error: { type: 'string', examples: ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'temporarily_unavailable'] }, error_description: { type: 'string' } },
 };
+
+function authPaths(named: NamedSchemas): Record<string, unknown> {
+  named.ref('Role', ROLE);
+  const token = named.ref('Token', {
+    type: 'object', required: ['access_token', 'token_type', 'expires_in', 'role'], additionalProperties: false,
+    properties: { access_token: { type: 'string' }, token_type: { const: 'Bearer' }, expires_in: { type: 'integer' }, role: ref('Role') },
+  });
+  const session = named.ref('Session', {
+    type: 'object', required: ['role', 'expires_in', 'csrf_token', 'csrf_header'], additionalProperties: false,
+    properties: { role: ref('Role'), expires_in: { type: 'integer' }, csrf_token: { type: 'string' }, csrf_header: { type: 'string' } },
+  });
+  const tokenRequest = named.ref('TokenRequest', {
+    type: 'object', additionalProperties: false, properties: { grant_type: { const: 'client_credentials' }, client_id: { type: 'string' }, client_secret: { type: 'string' } },
+  });
+  const oauthError = {
+    description: 'RFC 6749 §5.2: invalid_request, invalid_client (401, with WWW-Authenticate), unsupported_grant_type, invalid_scope; temporarily_unavailable for 429 and 503',
+    content: { 'application/json': { schema: named.ref('OAuthError', OAUTH_ERROR) } },
+  };
+  const sessionRequest = named.ref('SessionRequest', { type: 'object', additionalProperties: false, properties: { api_key: { type: 'string' } } });
+  return {
+    '/v1/auth/token': {
+      post: {
+        operationId: 'IssueToken',
+        summary: 'OAuth 2.0 client credentials (RFC 6749 §4.4): an API key as the client secret (HTTP Basic, client_secret, or X-API-Key) for a short-lived JWT',
+        description: 'Answers in OAuth\u2019s own shape (not the /v1 envelope): the token response, or {error, error_description}. client_id may be any value.',
+        security: [{}, { apiKey: [] }, { clientBasic: [] }],
+        requestBody: {
+          required: false,
+          content: {
+            'application/x-www-form-urlencoded': { schema: { ...tokenRequest, required: ['grant_type'] } },
+            'application/json': { schema: tokenRequest },
+          },
+        },
+        responses: {
+          200: { description: 'A bearer token (Cache-Control: no-store)', content: { 'application/json': { schema: token } } },
+          ...Object.fromEntries([400, 401, 405, 413, 415, 429, 503].map((status) => [String(status), oauthError])),
+        },
+      },
+    },
+    '/v1/auth/session': {
+      post: {
+        operationId: 'StartSession',
+        summary: 'Browser sign-in: an API key becomes an HttpOnly session cookie (fis_session) plus a CSRF cookie (fis_csrf)',
+        security: [{}, { apiKey: [] }],
+        requestBody: { required: false, content: { 'application/json': { schema: sessionRequest } } },
+        responses: {
+          200: { description: 'Signed in; Set-Cookie carries the session and the CSRF token', content: { 'application/json': { schema: envelope(session) } } },
+          ...errorRefs([400, 401, 405, 415, 429]),
+        },
+      },
+      delete: {
+        operationId: 'EndSession',
+        summary: 'Sign out: clears both cookies',
+        security: [{}],
+        responses: {
+          200: { description: 'Signed out', content: { 'application/json': { schema: envelope({ type: 'object', properties: { signed_out: { const: true } }, required: ['signed_out'] }) } } },
+          ...errorRefs([405, 429]),
+        },
+      },
+    },
+  };
+}

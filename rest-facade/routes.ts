@@ -4,6 +4,7 @@ import type { RequestParams } from './params';
 import type { RequestBody } from './body';
 import { ROLES } from '../src/auth/roles';
 import { CAPS, CATALOG, type OperationName, type OperationSpec } from '../src/operations/catalog';
+import { COMPARE_METRICS } from '../src/ai/ai.service';
 
 /** What the OpenAPI document says of a route; response schemas come from its GraphQL operation. */
 export interface RouteDoc {
@@ -285,7 +286,7 @@ export const ROUTES: readonly RestRoute[] = [
       dataPath: ['compare'],
       body: {
         type: 'object', required: ['company_ids'], additionalProperties: false,
-        properties: { company_ids: { ...ID_LIST, minItems: CAPS.compare.minCompanies, maxItems: CAPS.compare.maxCompanies }, period: PERIOD, metrics: { type: 'array', items: { type: 'string' } } },
+        properties: { company_ids: { ...ID_LIST, minItems: CAPS.compare.minCompanies, maxItems: CAPS.compare.maxCompanies }, period: PERIOD, metrics: { type: 'array', minItems: 1, maxItems: 20, items: { enum: COMPARE_METRICS.map(snakeCase) }, description: 'Measures to compare (default: revenue, growth, margins, free cash flow, leverage, liquidity, return on equity)' } },
       },
     },
     body: ['company_ids', 'period', 'metrics'],

@@ -28,6 +28,13 @@ describe('README', () => {
     for (const variable of variables) expect(readme, variable).to.include(`| \`${variable}\` |`);
   });
 
+  it('lists every configuration variable the web front end reads', () => {
+    const sources = ['lib/config.ts', 'server.js'].map((file) => fs.readFileSync(path.join(root, 'web', file), 'utf8')).join('\n');
+    const variables = new Set([...sources.matchAll(/process\.env\.([A-Z][A-Z_]+)/g)].map((match) => match[1]));
+    expect(variables).to.include.members(['API_URL', 'NEXT_PUBLIC_API_URL', 'WEB_PORT', 'COOKIE_SECURE']);
+    for (const variable of variables) expect(readme, variable).to.match(new RegExp(`\\| \`${variable}\`[ ,|]`));
+  });
+
   it('lists every REST endpoint', () => {
     for (const route of ROUTES) {
       const documented = route.path.replace(/:(\w+)/g, '{$1}');

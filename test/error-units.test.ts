@@ -8,7 +8,6 @@ import { appErrorOf } from '../src/graphql/errors';
 import { createSseDecoder, formatSseEvent } from '../src/shared/sse';
 import { restFieldName } from '../rest-facade/variable-check';
 import type { Logger } from '../src/shared/logger';
-import { CHAT_SCRIPT } from '../web/src/dashboard';
 
 function recordingLogger(): Logger & { errors: string[] } {
   const errors: string[] = [];
@@ -91,10 +90,8 @@ describe('Server-Sent Events parser (unit)', () => {
     expect(events).to.deep.equal([{ event: 'next', data: { a: 1 } }, { event: 'message', data: [2] }, { event: 'complete', data: null }]);
   });
 
-  it('works from its own source alone, as the web front end’s browser script embeds it', () => {
+  it('works from its own source alone (it needs nothing from its module, so a page script can embed it)', () => {
     const standalone = vm.runInNewContext(`(${createSseDecoder.toString()})`) as typeof createSseDecoder;
     expect(standalone()('event: token\ndata: {"text":"a"}\n\n')).to.deep.equal([{ event: 'token', data: { text: 'a' } }]);
-    expect(() => new vm.Script(CHAT_SCRIPT)).to.not.throw();
-    expect(CHAT_SCRIPT).to.include(createSseDecoder.toString());
   });
 });

@@ -22,7 +22,7 @@ function mayImportGraphql(file: string): boolean {
 }
 
 /** Every folder of TypeScript the project compiles. */
-const PROJECT_FOLDERS = ['src', 'rest-facade', 'web/src', 'web/test', 'bench', 'migrations', 'test'];
+const PROJECT_FOLDERS = ['src', 'rest-facade', 'web/test', 'bench', 'migrations', 'test', 'sdk/generate', 'sdk/typescript/src', 'sdk/typescript/test', 'examples/typescript'];
 
 /**
  * Where src/ may send SQL besides the `*.repository.ts` store modules, each named with the reason it stays: a

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import Ajv2020 from 'ajv/dist/2020';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { ROUTES, routeSpec } from '../rest-facade/routes';
 import { CAPS } from '../src/operations/catalog';
 import { app } from './helpers/shared-app';
@@ -18,17 +19,29 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
     doc = (await requestAs(null, '/v1/openapi.json')).body;
   });
 
+  /** A validator of a schema of the document: its `$ref`s point into the document's components. */
+  const compile = (schema: object) => ajv.compile({ ...schema, components: doc.components });
+
   /** Validates a real response against the document's schema for its path, method and status. */
   function expectConforms(path: string, method: string, response: JsonResponse): void {
     const operation = doc.paths[path]?.[method];
     expect(operation, `${method} ${path} is documented`).to.not.equal(undefined);
     const documented = operation.responses[String(response.status)];
     expect(documented, `${method} ${path} documents status ${response.status}`).to.not.equal(undefined);
-    const schema = documented.$ref ? doc.components.schemas.Error : documented.content['application/json'].schema;
-    const validate = ajv.compile(schema);
+    const schema = documented.$ref ? { $ref: '#/components/schemas/Error' } : documented.content['application/json'].schema;
+    const validate = compile(schema);
     const valid = validate(response.body);
     expect(valid, `${method} ${path} ${response.status}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(response.body).slice(0, 300)}`).to.equal(true);
   }
+
+  it('is a valid OpenAPI 3.1 document (Redocly\'s structural rules, every $ref resolved)', async () => {
+    const config = await createConfig({ rules: { struct: 'error', 'no-unresolved-refs': 'error' } });
+    const problems = await lintFromString({ source: JSON.stringify(doc), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => `${p.message} at ${p.location[0]?.pointer}`)).to.deep.equal([]);
+    const broken = { ...doc, info: { title: doc.info.title }, components: { ...doc.components, schemas: { ...doc.components.schemas, Company: { type: 'record' } } } };
+    const found = await lintFromString({ source: JSON.stringify(broken), absoluteRef: 'openapi.json', config });
+    expect(found.map((p) => p.message).join('\n')).to.match(/version/).and.to.match(/type/);
+  });
 
   it('is OpenAPI 3.1 and documents every /v1 route with its security and error responses', () => {
     expect(doc.openapi).to.equal('3.1.0');
@@ -96,14 +109,18 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
   });
 
   it('has enums where the API has them, caps from the operation catalog, and no null where a value is required', () => {
-    const documents = doc.paths['/v1/documents'].post.requestBody.content['application/json'].schema;
+    const requestBody = (path: string) => {
+      const { $ref } = doc.paths[path].post.requestBody.content['application/json'].schema;
+      return doc.components.schemas[$ref.replace('#/components/schemas/', '')];
+    };
+    const documents = requestBody('/v1/documents');
     expect(documents.properties.doc_type.enum).to.deep.equal([...CAPS.ingestDocument.docTypes]);
-    const search = doc.paths['/v1/search'].post.requestBody.content['application/json'].schema;
+    const search = requestBody('/v1/search');
     expect(search.properties.top_k.maximum).to.equal(CAPS.search.maxTopK);
     expect(search.properties.query.maxLength).to.equal(CAPS.search.maxQueryChars);
-    const chat = doc.paths['/v1/ai/chat'].post.requestBody.content['application/json'].schema;
+    const chat = requestBody('/v1/ai/chat');
     expect(chat.properties.messages.maxItems).to.equal(CAPS.chat.maxMessages);
-    const body = ajv.compile(search);
+    const body = compile(search);
     expect(body({ query: 'revenue', top_k: 3 })).to.equal(true);
     expect(body({ query: 'revenue', top_k: null })).to.equal(false);
   });
@@ -138,14 +155,40 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
     }
   });
 
-  it('documents each streamed chat event, and the events conform', async () => {
-    const stream = doc.paths['/v1/ai/chat'].post.responses['200'].content['text/event-stream'];
-    expect(stream['x-events']).to.have.all.keys('status', 'token', 'citations', 'done', 'error');
+  it('documents the chat stream apart from the JSON answer, as a union of named events, and the events conform', async () => {
+    const answer = doc.paths['/v1/ai/chat'].post.responses['200'].content;
+    expect(answer['application/json'].schema.properties.data).to.deep.equal({ $ref: '#/components/schemas/ChatDoneEvent' });
+    expect(answer['text/event-stream'].schema.$ref).to.equal('#/components/schemas/ChatEvent');
+    const union = doc.components.schemas.ChatEvent.oneOf as Array<{ properties: { event: { const: string } } }>;
+    expect(union.map((variant) => variant.properties.event.const)).to.deep.equal(['status', 'token', 'citations', 'done', 'error']);
     const { events } = await postForEvents('/v1/ai/chat', { company_ids: [1], messages: [{ role: 'user', content: 'Cash flow?' }] });
     expect(events.map((e) => e.event)).to.include.members(['status', 'token', 'citations', 'done']);
-    for (const event of events) {
-      const validate = ajv.compile(stream['x-events'][event.event]);
-      expect(validate(event.data), `${event.event}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+    const validate = compile({ $ref: '#/components/schemas/ChatEvent' });
+    for (const event of events) expect(validate(event), `${event.event}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+  });
+
+  it('names a schema for every response and request body, and their enums', () => {
+    expect(doc.components.schemas).to.include.keys(
+      'Company', 'CompanyProfile', 'IncomeStatement', 'BalanceSheet', 'CashFlow', 'Ratios', 'Period', 'SearchResult', 'Summary', 'Comparison',
+      'ChatEvent', 'Error', 'ErrorCode', 'PageMeta', 'Token', 'SearchRequest', 'CompareRequest', 'ChatRequest', 'PeriodType', 'CitationKind',
+    );
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        if (method === 'head') continue;
+        const body = operation.requestBody?.content['application/json'].schema;
+        if (body) expect(body.$ref, `${method} ${path} request body`).to.match(/^#\/components\/schemas\//);
+        const success = (operation.responses['200'] ?? operation.responses['201'])?.content?.['application/json']?.schema;
+        // The token endpoint answers OAuth's own shape, the named Token itself, without the envelope.
+        const data = path === '/v1/auth/token' ? success : success?.properties?.data;
+        // One object, a list, or (statements and ratios) one period or an array of several.
+        const named = data?.$ref ?? data?.items?.$ref ?? data?.oneOf?.[0].$ref;
+        if (data?.oneOf) expect(data.oneOf[1].items.$ref, `${method} ${path} history`).to.equal(named);
+        if (path !== '/v1/auth/session' || method !== 'delete') expect(named, `${method} ${path} data`).to.match(/^#\/components\/schemas\//);
+      }
     }
+    expect(doc.components.schemas.CompareRequest.properties.metrics.items.enum).to.include.members(['revenue', 'net_margin', 'free_cash_flow']);
+    expect(doc.components.schemas.Error.properties.error.properties.code).to.deep.equal({ $ref: '#/components/schemas/ErrorCode' });
+    expect(doc.servers[0].url).to.equal('{origin}');
+    expect(doc.servers[0].variables.origin.default).to.match(/^http:\/\/localhost:\d+$/);
   });
 });

@@ -54,6 +54,19 @@ describe('search: context of chunks, filters and diversity', () => {
     }
   });
 
+  it('searches the documents of the company a query names first, and fills up with other companies\' only after them', async () => {
+    // Brantwood's 10-Q mentions the topic once; Quillfeather's filing is full of it. Naming Brantwood puts its passage first.
+    await ingest({ company_id: brant, title: 'Quarterly report', doc_type: '10-Q', period: 'Q1-2025', content: `The Company expects ${topic} costs to ease.` });
+    for (const mode of ['text', 'hybrid']) {
+      const { body } = await post('/v1/search', { query: `What did Brantwood Optics say about ${topic} supply? Please answer in one sentence.`, mode, top_k: 20 });
+      const companies: number[] = body.data.map((hit: any) => hit.company_id);
+      const firstOther = companies.findIndex((id) => id !== brant);
+      expect(firstOther, mode).to.be.above(0);
+      expect(companies.slice(firstOther).every((id) => id !== brant), mode).to.equal(true);
+      expect(companies, mode).to.include(quill);
+    }
+  });
+
   it('knows the section of each chunk from the item headings', async () => {
     const { body } = await post('/v1/search', { query: `${topic} safety stock gross margin`, company_ids: [quill], mode: 'text', top_k: 1 });
     expect(body.data[0].section).to.equal('Item 7. Management\'s Discussion and Analysis of Financial Condition and Results of Operations');

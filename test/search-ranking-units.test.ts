@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { countTerms, inverseDocumentFrequency, proximityBonus, queryTerms, termImpact } from '../src/search/bm25';
 import { contextLine, sectionsOf } from '../src/search/chunk-context';
 import { diversify, jaccard, termSet } from '../src/search/diversity';
+import { expansionOf } from '../src/search/query-expansion';
+import { withoutInstructions } from '../src/search/terms';
 
 describe('BM25 scoring', () => {
   it('saturates term frequency: each further mention adds less, and never more than k1 + 1', () => {
@@ -80,3 +82,23 @@ describe('result diversity', () => {
     expect(diversify(ranked, 5)).to.deep.equal([1, 3, 5, 4]);
   });
 });
+
+describe('query processing', () => {
+  it('drops the words that say how to answer, keeping what the question is about', () => {
+    const query = 'What is the FY2018 capital expenditure for 3M? Give a response relying on the details shown in the cash flow statement, rounded to one decimal place.';
+    const kept = withoutInstructions(query).toLowerCase();
+    for (const word of ['fy2018', 'capital', 'expenditure', '3m', 'cash', 'flow', 'statement']) expect(kept).to.include(word);
+    for (const word of ['response', 'relying', 'details', 'decimal', 'rounded']) expect(kept).not.to.include(word);
+    // A query of nothing but such words is kept as it is rather than emptied.
+    expect(withoutInstructions('Please answer')).to.equal('Please answer');
+  });
+
+  it('adds the wording filings use for the metrics a question names, and nothing for other questions', () => {
+    const capex = expansionOf('What was capex in FY2021?');
+    expect(capex).to.include('purchases of property and equipment').and.to.include('statements of cash flows');
+    const quick = expansionOf('Has the quick ratio improved?');
+    for (const field of ['cash and equivalents', 'receivables', 'total current liabilities']) expect(quick).to.include(field);
+    expect(expansionOf('Who are the primary customers of Boeing?')).to.equal('');
+  });
+});
+

@@ -17,7 +17,11 @@ export const LSA_MODEL_PREFIX = 'builtin-lsa-v1/';
 const REFIT_FACTOR = 1.25;
 /** A fit reads at most this many chunks (an even sample of a larger corpus); fitting time grows with it. */
 const MAX_FIT_CHUNKS = 100_000;
-const READ_BATCH = 5_000;
+/**
+ * Chunk texts read per statement when sampling for a fit: 500 are about 0.7 MB. (5,000 per statement, several
+ * megabytes, held the embedded database's one connection for seconds while searches waited.)
+ */
+const READ_BATCH = 500;
 /** How often an instance looks for a model another instance has switched to. */
 const ACTIVE_CHECK_MS = 1_000;
 /**

@@ -155,13 +155,13 @@ export async function sampleChunkTexts(manager: EntityManager, after: number, st
   return rows.map((row) => ({ id: row.id, text: searchableText(row.context, row.content) }));
 }
 
-/** Chunks that have no vector of `model` yet, with their searchable text. */
-export async function chunksWithoutVector(manager: EntityManager, model: string, limit: number): Promise<StoredChunk[]> {
+/** Chunks after id `after` that have no vector of `model` yet, with their searchable text, in id order. */
+export async function chunksWithoutVector(manager: EntityManager, model: string, limit: number, after = 0): Promise<StoredChunk[]> {
   const rows: Array<{ id: number; company_id: number; context: string | null; content: string }> = await manager.query(
     `SELECT c.id, c.company_id, c.context, c.content FROM document_chunks c
-      WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
+      WHERE c.id > $3 AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)
       ORDER BY c.id LIMIT $2`,
-    [model, limit],
+    [model, limit, after],
   );
   return rows.map((row) => ({ id: row.id, companyId: row.company_id, text: searchableText(row.context, row.content) }));
 }

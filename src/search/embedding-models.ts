@@ -3,7 +3,11 @@ import type { Logger } from '../shared/logger';
 import type { Embedder } from './embedder';
 import { chunksWithoutVector, storeEmbeddings } from './documents.repository';
 
-const BACKFILL_BATCH = 256;
+/**
+ * Vectors written per transaction. Small, because each write updates the HNSW index and the embedded database has
+ * one connection: a larger batch held searches and ingestions up for seconds while a refit re-embedded the corpus.
+ */
+const BACKFILL_BATCH = 64;
 
 /** Where search and ingestion get the embedder to use now. */
 export interface EmbeddingModels {
@@ -52,9 +56,12 @@ export async function backfillEmbeddings(
   stop = () => false,
 ): Promise<number> {
   let total = 0;
+  // Read on from the last chunk written rather than from the start each time (a scan that grew with the corpus).
+  let after = 0;
   while (!stop()) {
-    const rows = await chunksWithoutVector(manager, embedder.model, BACKFILL_BATCH);
+    const rows = await chunksWithoutVector(manager, embedder.model, BACKFILL_BATCH, after);
     if (rows.length === 0) break;
+    after = rows[rows.length - 1].id;
     const vectors = await embedder.embedDocuments(rows.map((row) => row.text));
     const chunks = rows.map((row) => ({ chunkId: row.id, companyId: row.companyId }));
     await manager.transaction((inner) => storeEmbeddings(inner, embedder, chunks, vectors));

@@ -34,16 +34,29 @@ export async function loadModel(manager: EntityManager, name: string): Promise<L
   const [row]: Array<{ dimensions: number; rank: number; fitted_chunks: number; terms: string[]; idf: Buffer; projection: Buffer }> =
     await manager.query('SELECT dimensions, rank, fitted_chunks, terms, idf, projection FROM embedding_models WHERE name = $1', [name]);
   if (!row) return null;
-  return { terms: row.terms, idf: fromBytes(row.idf), projection: fromBytes(row.projection), dimensions: row.dimensions, rank: row.rank, documents: row.fitted_chunks };
+  const parts: Array<{ bytes: Buffer }> = await manager.query('SELECT bytes FROM embedding_model_parts WHERE model = $1 ORDER BY part', [name]);
+  const projection = parts.length > 0 ? Buffer.concat(parts.map((part) => part.bytes)) : row.projection;
+  return { terms: row.terms, idf: fromBytes(row.idf), projection: fromBytes(projection), dimensions: row.dimensions, rank: row.rank, documents: row.fitted_chunks };
 }
 
-/** Stores a fitted model, not ready yet (its vectors are still to be written). */
+/** Bytes of projection per statement: each write holds the connection briefly (a pool of one is shared with requests). */
+const PART_BYTES = 1 << 20;
+
+/**
+ * Stores a fitted model, not ready yet (its vectors are still to be written): the row, then its projection in parts
+ * of PART_BYTES, one statement each. A model is only used once ready, so it is never read half-written.
+ */
 export async function saveModel(manager: EntityManager, name: string, fitted: LsaModel, corpusChunks: number): Promise<void> {
-  await manager.query(
+  const [created]: unknown[] = await manager.query(
     `INSERT INTO embedding_models (name, dimensions, rank, fitted_chunks, corpus_chunks, terms, idf, projection)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (name) DO NOTHING`,
-    [name, fitted.dimensions, fitted.rank, fitted.documents, corpusChunks, fitted.terms, toBytes(fitted.idf), toBytes(fitted.projection)],
+     VALUES ($1, $2, $3, $4, $5, $6, $7, '\\x'::bytea) ON CONFLICT (name) DO NOTHING RETURNING name`,
+    [name, fitted.dimensions, fitted.rank, fitted.documents, corpusChunks, fitted.terms, toBytes(fitted.idf)],
   );
+  if (!created) return;
+  const projection = toBytes(fitted.projection);
+  for (let part = 0; part * PART_BYTES < projection.byteLength; part += 1) {
+    await manager.query('INSERT INTO embedding_model_parts (model, part, bytes) VALUES ($1, $2, $3)', [name, part, projection.subarray(part * PART_BYTES, (part + 1) * PART_BYTES)]);
+  }
 }
 
 export async function markReady(manager: EntityManager, name: string): Promise<void> {

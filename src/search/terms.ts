@@ -46,3 +46,22 @@ const isTopicWord = (word: string) => !/^\d+$/.test(word) || /^(19|20)\d\d$/.tes
 export function termsOf(text: string): string[] {
   return contentWords(text).map(stem).filter(isTopicWord);
 }
+
+/**
+ * Words with which a question says how to answer ("round to one decimal place", "give a response relying on the
+ * details shown"), not what the passage is about; they are left out of what a query looks for.
+ */
+const INSTRUCTION_WORDS = new Set(
+  ('answer answers answering question questions response respond responding give provide please calculate calculating ' +
+    'compute computing round rounded rounding decimal decimals place places unit units define defined definition ' +
+    'using use based basing shown show details detail information relying rely perspective analyst assume assuming ' +
+    'outlined clearly plainly stated state explain want need help us me judgment judgments reasonable approximation ' +
+    'exact possible resource resources only following asked')
+    .split(' '),
+);
+
+/** The query without its instruction words; the query itself when nothing else is left. */
+export function withoutInstructions(query: string): string {
+  const kept = query.split(/\s+/).filter((word) => !INSTRUCTION_WORDS.has(word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')));
+  return kept.length > 0 ? kept.join(' ') : query;
+}

@@ -1,6 +1,7 @@
 import type { App } from '../../src/app';
 import { startTestApp } from './test-app';
 import { createTestKeys } from './keys';
+import { closeRateLimitedApp } from './rate-limited-app';
 
 let shared: App | null = null;
 
@@ -18,6 +19,7 @@ export const mochaHooks = {
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
+    await closeRateLimitedApp();
     await shared?.close();
     shared = null;
   },

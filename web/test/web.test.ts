@@ -1,175 +1,289 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import axe from 'axe-core';
 import type { App } from '../../src/app';
-import { startTestApp, TARGET } from '../../test/helpers/test-app';
-import { createWebServer, loadWebConfig } from '../src/server';
-import { formatMoney } from '../src/html';
-import { createApiKey } from '../../src/auth/api-keys';
+import { startTestApp, testConfig, TARGET } from '../../test/helpers/test-app';
+import { createTestKeys, type TestKeys } from '../../test/helpers/keys';
+import { startWebProcess, type WebProcess } from './web-process';
 
 /**
- * The web front end against the real service, in headless Chromium (Debian's package, never a download). Screenshots
- * of each page go to test-output/web/ for a person to look at.
+ * The Next.js front end (built, served by web/server.js as `npm start` serves it) against the real service, and in
+ * Debian's Chromium through playwright-core (never a browser download). Every page is checked with axe (WCAG 2 A
+ * and AA) and for sideways scrolling at 390 px; screenshots at 1280 and 390 px go to test-output/web/.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SHOTS = path.join(__dirname, '..', '..', '..', 'test-output', 'web');
+/** The AI budget of the service under test: one comparison and two chat turns fit, the third turn is refused. */
+const AI_BUDGET = 3;
 
-describe('web front end (server-rendered pages and /api routes)', function () {
-  this.timeout(180_000);
+describe('web front end (Next.js on the service)', function () {
+  this.timeout(240_000);
   let service: App;
-  let web: ReturnType<typeof createWebServer>;
-  let webUrl: string;
+  let keys: TestKeys;
+  let web: WebProcess;
   let browser: Browser | null = null;
+  /** The front end as the browser opens it: localhost, where browsers keep Secure cookies over plain HTTP. */
+  let site: string;
 
   before(async function () {
     if (TARGET !== 'embedded') this.skip(); // one run is enough: the front end does not care which database serves the API
-    service = await startTestApp();
-    web = createWebServer({ ...loadWebConfig({}), port: 0, host: '127.0.0.1', apiUrl: service.url, cookieSecure: false });
-    webUrl = await web.listen();
+    const defaults = testConfig().rateLimits;
+    service = await startTestApp({ rateLimits: { ...defaults, ai: { limit: AI_BUDGET, windowSeconds: 600 } } });
+    keys = await createTestKeys(service);
+    web = await startWebProcess({ API_URL: service.url, NEXT_PUBLIC_API_URL: 'http://api.example.test:8181' });
+    site = web.url.replace('127.0.0.1', 'localhost');
     fs.mkdirSync(SHOTS, { recursive: true });
-    if (fs.existsSync(CHROMIUM)) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    if (fs.existsSync(CHROMIUM)) browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
   after(async () => {
     await browser?.close();
-    await web?.close();
+    await web?.stop();
     await service?.close();
   });
 
-  const api = async (pathName: string) => {
-    const response = await fetch(`${webUrl}${pathName}`);
+  const json = async (pathName: string) => {
+    const response = await fetch(`${web.url}${pathName}`);
     return { status: response.status, body: (await response.json()) as any };
   };
+  const apiData = async (pathName: string) => ((await (await fetch(`${service.url}${pathName}`)).json()) as any).data;
 
-  it('relays companies, profiles and financials by ticker, with the service\u2019s error envelope', async () => {
-    const list = await api('/api/companies?sector=Information%20Technology&limit=2');
+  /** axe (WCAG 2 A/AA) finds nothing at 1280 px; at 390 px nothing scrolls sideways; both widths are photographed. */
+  async function inspect(page: Page, name: string): Promise<void> {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.addScriptTag({ content: axe.source });
+    const result = await page.evaluate<axe.AxeResults>('axe.run(document, { runOnly: ["wcag2a", "wcag2aa"] })');
+    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `axe on ${name}`).to.deep.equal([]);
+    await page.screenshot({ path: path.join(SHOTS, `${name}-1280.png`), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth'), `${name} scrolls sideways at 390 px`).to.be.at.most(390);
+    await page.screenshot({ path: path.join(SHOTS, `${name}-390.png`), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
+
+  it('route handlers relay companies, profiles and financials by ticker in the service’s envelope, and log each request as a JSON line', async () => {
+    const list = await json('/api/companies?sector=Information%20Technology&limit=2');
     expect(list.status).to.equal(200);
     expect(list.body.data).to.have.length(2);
     expect(list.body.data[0]).to.have.keys('ticker', 'name', 'sector');
-    expect(list.body.meta.total).to.be.above(2);
-    const profile = await api('/api/companies/nwsc');
+    expect(list.body.meta).to.include({ limit: 2, offset: 0 }).and.to.have.property('total').above(2);
+    const profile = await json('/api/companies/nwsc');
     expect(profile.body.data).to.include({ ticker: 'NWSC', name: 'Northwind Semiconductor' });
-    const financials = await api('/api/financials/NWSC?period=FY2025');
-    expect(financials.body.data.income_statement.period).to.equal('FY2025');
-    expect(financials.body.data.history).to.have.length(8);
-    const unknown = await api('/api/companies/NOPE');
-    expect(unknown.status).to.equal(404);
-    expect(unknown.body).to.deep.equal({ success: false, error: { code: 'NOT_FOUND', message: 'No company with ticker NOPE' } });
-    expect((await api('/api/financials/NOPE')).status).to.equal(404);
+    const financials = await json('/api/financials/NWSC?period=FY2025');
+    expect(financials.body.data.income_statement).to.include({ period: 'FY2025', net_income: (await apiData('/v1/companies/1/income-statement?period=FY2025')).net_income });
+    expect(financials.body.data.history.map((h: any) => h.period)).to.have.length(8).and.to.include('Q4-2025');
+    const unknown = await json('/api/companies/NOPE');
+    expect(unknown).to.deep.equal({ status: 404, body: { success: false, error: { code: 'NOT_FOUND', message: 'No company with ticker NOPE' } } });
+    expect((await json('/api/financials/NOPE')).status).to.equal(404);
+    const badLimit = await json('/api/companies?limit=500');
+    expect(badLimit.status).to.equal(400);
+    expect(badLimit.body.error.code).to.equal('BAD_USER_INPUT');
+    expect((await json('/api/financials/NWSC?period=Q5-2024')).body.error.code).to.equal('BAD_USER_INPUT');
+
+    const logged = web.logLines.map((line) => { try { return JSON.parse(line); } catch { return null; } }).filter((entry) => entry?.message === 'request');
+    const line = logged.find((entry) => entry.path === '/api/companies/NOPE');
+    expect(line).to.include({ level: 'info', method: 'GET', status: 404 });
+    expect(line).to.have.keys('time', 'level', 'message', 'requestId', 'method', 'path', 'status', 'ms');
   });
 
-  it('renders the pages on the server, so they work without JavaScript, and caches them for an hour', async () => {
-    const list = await fetch(`${webUrl}/companies?sector=Energy`);
-    const markup = await list.text();
-    expect(list.headers.get('cache-control')).to.include('s-maxage=3600');
-    expect(markup).to.include('<table>').and.to.match(/companies in Energy/);
-    const again = await fetch(`${webUrl}/companies?sector=Energy`);
-    expect(Number(again.headers.get('age'))).to.be.at.least(0);
+  it('company pages are rendered on the server (readable without JavaScript), cached, and regenerated at most hourly; CSV follows the range', async () => {
+    const first = await fetch(`${web.url}/companies/NWSC/quarterly`);
+    const markup = await first.text();
+    expect(first.status).to.equal(200);
+    expect(first.headers.get('cache-control')).to.include('s-maxage=3600');
+    expect(markup).to.include('Northwind Semiconductor').and.to.include('<svg');
+    const again = await fetch(`${web.url}/companies/NWSC/quarterly`);
     await again.text();
-    const company = await (await fetch(`${webUrl}/companies/NWSC`)).text();
-    expect(company).to.include('Northwind Semiconductor').and.to.include('<svg class="chart"');
-    const missing = await fetch(`${webUrl}/companies/NOPE`);
-    expect(missing.status).to.equal(404);
+    expect(again.headers.get('x-nextjs-cache')).to.equal('HIT');
+    expect((await fetch(`${web.url}/companies/NOPE`)).status).to.equal(404);
+    expect((await fetch(`${web.url}/companies/NWSC/weekly`)).status).to.equal(404);
+
+    const csv = await fetch(`${web.url}/api/financials/NWSC/csv?view=annual`);
+    expect(csv.headers.get('content-type')).to.include('text/csv');
+    expect(csv.headers.get('content-disposition')).to.include('NWSC-annual.csv');
+    const rows = (await csv.text()).trim().split('\r\n').map((row) => row.split(','));
+    const fiscalYears = (await apiData('/v1/companies/1/periods?type=annual')).map((p: any) => p.period).slice(0, 5).reverse();
+    expect(rows[0]).to.deep.equal(['statement', 'line_item', ...fiscalYears]);
+    const netIncome = rows.find((row) => row[0] === 'income_statement' && row[1] === 'net_income');
+    expect(Number(netIncome?.[netIncome.length - 1])).to.equal((await apiData(`/v1/companies/1/income-statement?period=${fiscalYears[fiscalYears.length - 1]}`)).net_income);
   });
 
-  it('in Chromium: list → sector filter → company page shows the same net income as the API, with charts', async function () {
+  it('says so when the service cannot be reached: a 502 envelope from the routes, the cause in the page', async () => {
+    const down = await startWebProcess({ API_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' }); // nothing listens on port 9
+    try {
+      const list = await fetch(`${down.url}/api/companies`);
+      expect(list.status).to.equal(502);
+      expect(((await list.json()) as any).error.code).to.equal('UPSTREAM_ERROR');
+      const page = await (await fetch(`${down.url}/companies`)).text();
+      expect(page).to.include('not reachable').and.to.include('UPSTREAM_ERROR');
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('in Chromium: companies search, sector filter, sort and paging; the company page by range with charts, statements, 31 ratios, quality and provenance', async function () {
     if (!browser) this.skip(); // no Chromium on this machine: .ci/run installs Debian's package
-    const pageContext = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await pageContext.newPage();
-    await page.goto(`${webUrl}/companies`);
-    await page.screenshot({ path: path.join(SHOTS, 'companies.png'), fullPage: true });
-    await page.selectOption('#sector', 'Information Technology');
-    await page.click('button[type=submit]');
-    await page.waitForURL(/sector=Information/);
-    const sectors = await page.$$eval('tbody tr td.hide-narrow', (cells) => cells.map((c) => c.textContent));
-    expect(sectors.length).to.be.above(0);
-    expect(new Set(sectors)).to.deep.equal(new Set(['Information Technology']));
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${site}/companies`);
+    await inspect(page, 'companies');
+    expect(await page.locator('a[rel=next]').count(), 'more than one page of companies').to.equal(1);
+    await page.fill('#q', 'northwind');
+    await page.click('form[role=search] button');
+    await page.waitForURL(/q=northwind/);
+    expect(await page.$$eval('tbody tr td:first-child', (cells) => cells.map((c) => c.textContent))).to.deep.equal(['NWSC']);
+    await page.goto(`${site}/companies?sector=Information%20Technology&sort=ticker`);
+    const tickers = await page.$$eval('tbody tr td:first-child', (cells) => cells.map((c) => c.textContent ?? ''));
+    expect(tickers.length).to.be.above(1);
+    expect(tickers).to.deep.equal([...tickers].sort());
+    expect(new Set(await page.$$eval('tbody tr td.hide-narrow', (cells) => cells.map((c) => c.textContent)))).to.deep.equal(new Set(['Information Technology']));
+
     await page.click('text=NWSC');
     await page.waitForSelector('[data-figure=net-income]');
-    const shown = await page.textContent('[data-figure=net-income]');
-    const ids = await (await fetch(`${service.url}/v1/companies?sector=Information%20Technology`)).json() as any;
-    const id = ids.data.find((c: any) => c.ticker === 'NWSC').id;
-    const statement = await (await fetch(`${service.url}/v1/companies/${id}/income-statement`)).json() as any;
-    expect(shown).to.equal(formatMoney(statement.data.net_income, 'USD'));
-    expect(await page.$$('svg[data-chart]')).to.have.length(3);
-    expect(await page.$$eval('svg[data-chart] polyline', (lines) => lines.length)).to.equal(7);
-    await page.screenshot({ path: path.join(SHOTS, 'company.png'), fullPage: true });
-    // Keyboard: the period selector is reachable and labelled.
-    expect(await page.getAttribute('label[for=period] select', 'name')).to.equal('period');
-    await pageContext.close();
+    const fiscalYears = (await apiData('/v1/companies/1/periods?type=annual')).map((p: any) => p.period).slice(0, 5).reverse();
+    const newest = await apiData(`/v1/companies/1/income-statement?period=${fiscalYears[fiscalYears.length - 1]}`);
+    expect(await page.textContent('[data-figure=net-income]')).to.equal(`$${(newest.net_income / 1e9).toLocaleString('en-US', { maximumFractionDigits: 2 })}B`);
+    const headers = await page.$$eval('[data-statement=income-statement] thead th', (cells) => cells.slice(1).map((c) => c.textContent ?? ''));
+    expect(headers.map((h) => h.slice(0, 6))).to.deep.equal(fiscalYears);
+    expect(headers[0]).to.match(/FY\d{4}[A-Z][a-z]{2} \d{4} – [A-Z][a-z]{2} \d{4}/); // the period's dates under its name
+    expect(await page.locator('[data-chart]').count()).to.equal(3);
+    expect(await page.locator('[data-chart] svg').count()).to.equal(3);
+    expect(await page.locator('[data-chart] details table').count(), 'every chart has its table').to.equal(3);
+    const definitions = await apiData('/v1/ratios/definitions');
+    expect(await page.locator('[data-ratios] tr[data-ratio]').count()).to.equal(definitions.length);
+    expect(await page.textContent(`[data-ratio=${definitions[0].key}]`)).to.include(definitions[0].formula);
+    const sameSector = (await apiData('/v1/companies?sector=Information%20Technology&limit=100')).map((c: any) => c.ticker).filter((t: string) => t !== 'NWSC');
+    const peers = await page.$$eval('[data-peers] a', (links) => links.map((a) => (a.textContent ?? '').split(' · ')[0]));
+    expect(peers.length).to.be.above(0);
+    expect(sameSector, 'peers are companies of the same sector').to.include.members(peers);
+    expect(await page.getAttribute('[data-quality-flags]', 'data-quality-flags')).to.equal('0');
+    expect(await page.textContent('#provenance + p')).to.include('not imported from SEC filings');
+    expect(await page.getAttribute('a[href*="/v1/companies/"]', 'href')).to.match(/^http:\/\/api\.example\.test:8181\/v1\//);
+    await inspect(page, 'company-annual');
 
-    const phone = await browser!.newContext({ viewport: { width: 375, height: 800 }, javaScriptEnabled: false });
+    await page.click('.tabs >> text=Quarterly');
+    await page.waitForURL(/\/quarterly$/);
+    const quarters = (await apiData('/v1/companies/1/periods?type=quarter')).map((p: any) => p.period).slice(0, 8).reverse();
+    const chartTable = await page.$$eval('[data-chart=revenue-net-income] tbody th', (cells) => cells.map((c) => c.textContent));
+    expect(chartTable, 'the charts follow the range').to.deep.equal(quarters);
+    await inspect(page, 'company-quarterly');
+
+    await page.click('.tabs >> text=Trailing twelve months');
+    await page.waitForURL(/\/ttm$/);
+    const ttmHeaders = await page.$$eval('[data-statement=income-statement] thead th', (cells) => cells.slice(1).map((c) => (c.textContent ?? '').replace(/[A-Z][a-z]{2} \d{4}.*$/, '')));
+    expect(ttmHeaders).to.deep.equal([...quarters.slice(-4), 'TTM']);
+    await inspect(page, 'company-ttm');
+    await context.close();
+
+    // No JavaScript at phone width: the page still reads, tables and all.
+    const phone = await browser!.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false });
     const small = await phone.newPage();
-    await small.goto(`${webUrl}/companies/NWSC?period=FY2025`);
+    await small.goto(`${site}/companies/NWSC`);
     expect(await small.textContent('h1')).to.include('Northwind Semiconductor');
-    const overflow = await small.evaluate<number>('document.documentElement.scrollWidth');
-    expect(overflow).to.be.at.most(400);
-    await small.screenshot({ path: path.join(SHOTS, 'company-phone-no-js.png'), fullPage: true });
+    expect(await small.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(390);
+    await small.screenshot({ path: path.join(SHOTS, 'company-390-no-js.png'), fullPage: true });
+    const notFound = await small.goto(`${site}/companies/NOPE`);
+    expect(notFound?.status()).to.equal(404);
     await phone.close();
   });
 
-  it('in Chromium: sign-in gates the dashboard; search highlights matches; compare cites; chat streams in steps', async function () {
+  it('sign-in explains COOKIE_SECURE over plain HTTP on a network address, refuses a wrong key, and tells a viewer what is missing', async function () {
+    const lanPost = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const request = http.request(`${web.url}/api/signin`, { method: 'POST', headers: { host: '192.168.1.20:3000', 'content-type': 'application/x-www-form-urlencoded' } }, resolve);
+      request.on('error', reject);
+      request.end(`api_key=${keys.analyst}&next=/compare`);
+    });
+    lanPost.resume();
+    expect(lanPost.statusCode).to.equal(303);
+    expect(lanPost.headers['set-cookie'], 'no cookie the browser would drop').to.equal(undefined);
+    expect(lanPost.headers.location).to.include('error=insecure');
+    if (!browser) this.skip();
+
+    const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const anonymous = await page.goto(`${site}/compare`);
+    expect(anonymous?.status()).to.equal(401);
+    expect(await page.textContent('h1')).to.equal('Analyst access needed');
+    await inspect(page, 'compare-anonymous');
+    await page.goto(`${site}/signin?next=/compare&error=insecure`);
+    expect(await page.textContent('[role=alert]')).to.include('COOKIE_SECURE=false');
+    await page.goto(`${site}/signin`);
+    await page.fill('#api_key', 'fis_live_wrong');
+    await page.click('main button[type=submit]');
+    await page.waitForURL(/error=refused/);
+    expect(await page.textContent('[role=alert]')).to.match(/^Sign-in failed: /);
+    await inspect(page, 'signin-refused');
+    await page.fill('#api_key', keys.viewer);
+    await page.click('main button[type=submit]');
+    await page.waitForURL(/\/compare$/);
+    expect(await page.textContent('h1')).to.equal('Analyst access needed');
+    expect(await page.textContent('main')).to.include('needs the analyst role');
+    expect(await page.textContent('header [data-signed-in]')).to.include('viewer');
+    await inspect(page, 'compare-viewer');
+    expect((await page.goto(`${site}/companies/NOPE`))?.status()).to.equal(404);
+    await inspect(page, 'not-found');
+    await context.close();
+  });
+
+  it('in Chromium, as an analyst: search with filters, compare with chart and citations, a streamed conversation, a refusal with its retry time, sign-out', async function () {
     if (!browser) this.skip();
     const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const anonymous = await page.goto(`${webUrl}/dashboard`);
-    expect(anonymous?.status()).to.equal(401);
-    expect(await page.textContent('h1')).to.equal('Analyst access needed');
-    await page.screenshot({ path: path.join(SHOTS, 'dashboard-anonymous.png'), fullPage: true });
+    await page.goto(`${site}/signin?next=/search`);
+    await page.fill('#api_key', keys.analyst);
+    await page.click('main button[type=submit]');
+    await page.waitForURL(/\/search$/);
+    expect(await page.textContent('header [data-signed-in]')).to.include('Signed in (analyst)');
+    const cookie = (await context.cookies()).find((c) => c.name === 'fis_web_session');
+    expect(cookie).to.include({ httpOnly: true, sameSite: 'Lax', secure: true });
 
-    const viewer = (await createApiKey(service.database.dataSource, 'web viewer', 'viewer')).key;
-    await page.goto(`${webUrl}/signin?next=/dashboard`);
-    await page.fill('#api_key', viewer);
-    await page.click('button[type=submit]');
-    expect(await page.textContent('h1')).to.equal('Analyst access needed'); // signed in, but a viewer
-    await page.goto(`${webUrl}/signin`);
-    await page.fill('#api_key', 'fis_live_wrong');
-    await page.click('button[type=submit]');
-    expect(await page.textContent('[role=alert]')).to.include('Sign-in failed');
+    await page.goto(`${site}/search?q=${encodeURIComponent('export controls on advanced chips')}&company=1&type=10-K`);
+    const marks = await page.$$eval('ol.results mark', (nodes) => nodes.map((n) => n.textContent?.toLowerCase() ?? ''));
+    expect(marks.some((m) => m.startsWith('export'))).to.equal(true);
+    expect(new Set(await page.$$eval('ol.results li > p:first-child a', (links) => links.map((a) => a.textContent)))).to.deep.equal(new Set(['NWSC']));
+    await inspect(page, 'search');
+    await page.goto(`${site}/search?q=chips&period=FY20`);
+    expect(await page.textContent('[role=alert]')).to.include('not a fiscal period');
 
-    const analyst = (await createApiKey(service.database.dataSource, 'web analyst', 'analyst')).key;
-    await page.fill('#api_key', analyst);
-    await page.click('button[type=submit]');
-    await page.waitForURL(/\/dashboard$/);
-    expect(await page.textContent('h1')).to.equal('Dashboard');
-    const cookies = await context.cookies();
-    expect(cookies.find((c) => c.name === 'fis_web_session')).to.include({ httpOnly: true, sameSite: 'Lax' });
-    await page.screenshot({ path: path.join(SHOTS, 'dashboard.png'), fullPage: true });
-
-    await page.goto(`${webUrl}/search?q=${encodeURIComponent('export controls on advanced chips')}`);
-    const marks = await page.$$eval('ol.results mark', (nodes) => nodes.map((n) => n.textContent?.toLowerCase()));
-    expect(marks.length).to.be.above(2);
-    expect(marks.some((m) => m?.startsWith('export'))).to.equal(true);
-    expect(await page.getAttribute('ol.results li a', 'href')).to.match(/^\/companies\/[A-Z0-9]+$/);
-    await page.screenshot({ path: path.join(SHOTS, 'search.png'), fullPage: true });
-
-    await page.goto(`${webUrl}/compare`);
-    const boxes = await page.$$('input[name=company]');
-    await boxes[0].check();
-    await boxes[1].check();
-    await page.click('button[type=submit]');
+    await page.goto(`${site}/compare`);
+    await page.check('input[name=company][value="1"]');
+    await page.check('input[name=company][value="4"]');
+    await page.click('form:has(legend) button[type=submit]');
     await page.waitForSelector('[data-comparison]');
     expect(await page.textContent('[data-comparison]')).to.match(/^Comparing /);
-    expect((await page.$$('ul.citations li a')).length).to.be.above(2);
-    await page.screenshot({ path: path.join(SHOTS, 'compare.png'), fullPage: true });
+    expect(await page.locator('[data-chart=comparison] svg').count()).to.equal(1);
+    expect(await page.locator('[data-comparison-table] tbody tr').count()).to.equal(9); // the default measures
+    const citation = await page.getAttribute('ul.citations li a', 'href');
+    expect(citation).to.match(/^\/(companies|search)/);
+    await inspect(page, 'compare');
 
-    await page.goto(`${webUrl}/chat`);
-    await page.evaluate(`window.__steps = 0; new MutationObserver(() => { window.__steps += 1; }).observe(document.getElementById('answer'), { childList: true, characterData: true, subtree: true });`);
+    await page.goto(`${site}/chat`);
+    await page.evaluate(`window.__steps = 0; new MutationObserver(() => { window.__steps += 1; }).observe(document.querySelector('.conversation'), { childList: true, characterData: true, subtree: true });`);
     await page.fill('#question', 'How is NWSC doing on cash flow?');
-    await page.click('button[type=submit]');
-    await page.waitForSelector('#citations li');
-    const steps = await page.evaluate<number>('window.__steps');
-    expect(steps, 'the answer grew in several steps').to.be.above(5);
-    expect(await page.textContent('#answer')).to.include('NWSC');
-    await page.screenshot({ path: path.join(SHOTS, 'chat.png'), fullPage: true });
-    // A follow-up that names no company continues the conversation (the service remembers NWSC).
+    await page.click('#chat-form button');
+    await page.waitForSelector('li[data-turn=assistant] ul.citations li a');
+    expect(await page.evaluate<number>('window.__steps'), 'the answer grew in several steps').to.be.above(5);
     await page.fill('#question', 'And its debt?');
-    await page.click('button[type=submit]');
-    await page.waitForSelector('#citations li');
-    expect(await page.textContent('#answer')).to.include('NWSC').and.to.match(/debt/i);
+    await page.click('#chat-form button');
+    await page.waitForFunction('document.querySelectorAll("li[data-turn=assistant] ul.citations").length === 2');
+    const turns = await page.$$eval('ol.conversation > li', (items) => items.map((li) => li.getAttribute('data-turn')));
+    expect(turns, 'the whole conversation stays on the page').to.deep.equal(['user', 'assistant', 'user', 'assistant']);
+    expect(await page.textContent('ol.conversation > li:nth-child(4)')).to.include('NWSC').and.to.match(/debt/i);
+    await inspect(page, 'chat');
+    // The AI budget is spent: the refusal says why and when to try again.
+    await page.fill('#question', 'And its margins?');
+    await page.click('#chat-form button');
+    await page.waitForSelector('[data-chat-error]');
+    expect(await page.textContent('[data-chat-error]')).to.match(/RATE_LIMITED/).and.to.match(/retry in \d+ s/i);
+    await page.screenshot({ path: path.join(SHOTS, 'chat-rate-limited-1280.png'), fullPage: true });
 
-    await page.click('form[action="/signout"] button', { trial: true }).catch(() => undefined);
+    await page.click('header button:has-text("Sign out")');
+    await page.waitForURL(/\/companies$/);
+    expect((await page.goto(`${site}/chat`))?.status()).to.equal(401);
     await context.close();
   });
 });

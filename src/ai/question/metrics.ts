@@ -111,6 +111,11 @@ const NAME_INDEX: Array<{ pattern: RegExp; metric: Metric }> = ALL_METRICS
     metric,
   }));
 
+/** Every name of a metric (empty for an unknown key). */
+export function metricNames(key: string): string[] {
+  return ALL_METRICS.find((metric) => metric.key === key)?.names ?? [];
+}
+
 export function metricByKey(key: string): Metric | undefined {
   const found = ALL_METRICS.find((metric) => metric.key === key);
   if (!found) return undefined;

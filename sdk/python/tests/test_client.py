@@ -1,0 +1,198 @@
+"""The Python SDK against a running service. The main suite (test/sdk-python.test.ts) starts the service and sets:
+FIS_BASE_URL, FIS_VIEWER_KEY, FIS_ANALYST_KEY, FIS_ADMIN_KEY, and FIS_LIMITED_URL with FIS_LIMITED_KEY (an instance
+whose read budget is 2 requests per key in 2 seconds)."""
+import os
+import time
+import unittest
+
+from fis_sdk import (
+    ApiConnectionError, ApiTimeoutError, AuthenticationError, Client, InvalidRequestError, NotFoundError, PermissionDeniedError,
+    RateLimitError, models,
+)
+from fis_sdk.client import retry_after_seconds
+from fis_sdk.errors import ERROR_CLASSES
+
+BASE_URL = os.environ.get("FIS_BASE_URL")
+
+
+def client(role: str = "analyst", **options) -> Client:
+    return Client(BASE_URL, api_key=os.environ[f"FIS_{role.upper()}_KEY"], **options)
+
+
+@unittest.skipUnless(BASE_URL, "FIS_BASE_URL is not set: these tests need a running service (the main suite starts one)")
+class CompaniesTest(unittest.TestCase):
+    def test_pages_cover_every_company_once(self):
+        first = client().list_companies(limit=3)
+        self.assertEqual(len(first.data), 3)
+        self.assertIsInstance(first.data[0], models.Company)
+        self.assertEqual((first.meta.limit, first.meta.offset), (3, 0))
+        pages = list(client().company_pages(limit=7))
+        self.assertEqual(len(pages), -(-first.meta.total // 7))
+        ids = [company.id for page in pages for company in page.data]
+        self.assertEqual(len(set(ids)), first.meta.total)
+        self.assertEqual([company.id for company in client().companies(limit=50)], ids)
+
+    def test_sector_filter_in_any_case(self):
+        sector = client().list_companies(limit=1).data[0].sector
+        found = list(client().companies(sector=sector.upper(), limit=2))
+        self.assertTrue(found)
+        self.assertTrue(all(company.sector == sector for company in found))
+
+    def test_profile_by_id_and_ticker_and_not_found(self):
+        profile = client().company(1)
+        self.assertIsInstance(profile, models.CompanyProfile)
+        self.assertEqual(client().company_by_ticker(profile.ticker.lower()), profile)
+        with self.assertRaises(NotFoundError) as caught:
+            client().company(999999)
+        self.assertEqual((caught.exception.code, caught.exception.status), ("NOT_FOUND", 404))
+        with self.assertRaises(NotFoundError):
+            client().company_by_ticker("NO-SUCH-TICKER")
+
+
+@unittest.skipUnless(BASE_URL, "FIS_BASE_URL is not set: these tests need a running service (the main suite starts one)")
+class StatementsTest(unittest.TestCase):
+    def test_statements_ratios_and_periods_of_a_year(self):
+        periods = client().periods(1, type="annual")
+        self.assertTrue(periods)
+        self.assertTrue(all(period.type == "ANNUAL" for period in periods))
+        year = periods[0].period
+        income = client().income_statement(1, period=year)
+        self.assertIsInstance(income, models.IncomeStatement)
+        self.assertEqual((income.company_id, income.period), (1, year))
+        self.assertIsInstance(income.revenue, (int, float))
+        self.assertIsNone(income.provenance)
+        self.assertIsNotNone(client().income_statement(1, period=year, provenance=True).provenance)
+        self.assertIsInstance(income.data_quality[0], models.StatementCheck)
+        self.assertIsInstance(client().balance_sheet(1, period=year).total_assets, (int, float))
+        self.assertEqual(client().cash_flow(1, period=year).period, year)
+        self.assertEqual(client().ratios(1, period=year).type, "ANNUAL")
+        self.assertIn("gross_margin", [definition.key for definition in client().ratio_definitions()])
+        self.assertTrue(client().data_quality(1))
+
+    def test_the_last_periods_newest_first(self):
+        quarters = client().income_statement_history(1, limit=3)
+        self.assertEqual(len(quarters), 3)
+        self.assertIsInstance(quarters[0], models.IncomeStatement)
+        self.assertEqual([q.period_end for q in quarters], sorted((q.period_end for q in quarters), reverse=True))
+        self.assertEqual([r.type for r in client().ratios_history(1, type="annual", limit=2)], ["ANNUAL", "ANNUAL"])
+        self.assertGreater(len(client().balance_sheet_history(1)), 1)
+        self.assertEqual(client().cash_flow_history(1, type="annual", limit=1)[0].period, client().cash_flow(1, period="latest-fy").period)
+
+    def test_bad_input_is_an_invalid_request_error(self):
+        with self.assertRaises(InvalidRequestError) as caught:
+            client().ratios(1, period="Q9-2024")
+        self.assertEqual((caught.exception.code, caught.exception.status), ("BAD_USER_INPUT", 400))
+        self.assertIn("Q9-2024", str(caught.exception))
+        with self.assertRaises(TypeError):
+            client().search("revenue", top_kk=3)  # a misspelt field fails before any request
+
+
+@unittest.skipUnless(BASE_URL, "FIS_BASE_URL is not set: these tests need a running service (the main suite starts one)")
+class AiTest(unittest.TestCase):
+    def test_search_ingest_summarize_compare(self):
+        hits = client().search("revenue growth", top_k=3)
+        self.assertTrue(1 <= len(hits) <= 3)
+        self.assertIsInstance(hits[0], models.SearchResult)
+        content = f"A Python SDK test note {time.time()}."
+        with self.assertRaises(PermissionDeniedError):
+            client("analyst").ingest_document(1, "SDK", "note", content)
+        self.assertTrue(client("admin").ingest_document(1, "SDK", "note", content).created)
+        self.assertFalse(client("admin").ingest_document(1, "SDK", "note", content).created)
+        summary = client().summarize(1, summary_type="profitability")
+        self.assertTrue(summary.summary)
+        self.assertIsInstance(summary.citations[0], models.Citation)
+        comparison = client().compare([1, 2], metrics=["revenue", "net_margin"])
+        self.assertEqual([row.metric for row in comparison.table], ["revenue", "net_margin"])
+
+    def test_chat_streams_typed_events_that_make_up_the_answer(self):
+        events = list(client().chat([{"role": "user", "content": "How did revenue change?"}], company_ids=[1]))
+        self.assertEqual(events[0].event, "status")
+        self.assertEqual(events[-1].event, "done")
+        done = events[-1].data
+        self.assertIsInstance(done, models.ChatDoneEvent)
+        text = "".join(event.data.text for event in events if event.event == "token")
+        self.assertEqual(text.strip(), done.answer.strip())
+        follow_up = client().ask([{"role": "user", "content": "And net income?"}], conversation_id=done.conversation_id)
+        self.assertEqual(follow_up.conversation_id, done.conversation_id)
+
+    def test_chat_over_graphql_sse(self):
+        events = list(client().chat_graphql([{"role": "user", "content": "How did revenue change?"}], company_ids=[1]))
+        self.assertEqual(events[0]["__typename"], "ChatStatusEvent")
+        self.assertEqual(events[-1]["__typename"], "ChatDoneEvent")
+        self.assertTrue(events[-1]["answer"])
+        with self.assertRaises(PermissionDeniedError):
+            list(client("viewer").chat_graphql([{"role": "user", "content": "Hi"}]))
+
+    def test_stopping_a_stream_early_and_a_refused_chat(self):
+        stream = client().chat([{"role": "user", "content": "Cash flow?"}], company_ids=[1])
+        self.assertEqual(next(stream).event, "status")
+        stream.close()  # hangs up
+        with self.assertRaises(InvalidRequestError):
+            list(client().chat([]))
+
+
+@unittest.skipUnless(BASE_URL, "FIS_BASE_URL is not set: these tests need a running service (the main suite starts one)")
+class CredentialsTest(unittest.TestCase):
+    def test_token_exchange_and_bad_key(self):
+        token = client("analyst").token()
+        self.assertEqual((token.token_type, token.role), ("Bearer", "analyst"))
+        self.assertEqual(len(Client(BASE_URL, access_token=token.access_token).search("revenue", top_k=1)), 1)
+        with self.assertRaises(AuthenticationError) as caught:
+            Client(BASE_URL, api_key="fis_live_not-a-key").list_companies()
+        self.assertEqual(caught.exception.status, 401)
+
+    def test_token_endpoint_errors_and_key_administration(self):
+        with self.assertRaises(AuthenticationError) as caught:
+            Client(BASE_URL).token("fis_live_not-a-key")
+        self.assertEqual(caught.exception.details, {"oauth_error": "invalid_client"})
+        self.assertEqual(Client(BASE_URL).token(os.environ["FIS_VIEWER_KEY"]).role, "viewer")
+        created = client("admin").create_api_key("python sdk test", "viewer")
+        self.assertTrue(created.key.startswith("fis_live_"))
+        self.assertIsInstance(created.api_key, models.ApiKey)
+        fresh = Client(BASE_URL, api_key=created.key)
+        self.assertEqual(len(fresh.list_companies(limit=1).data), 1)
+        listed = {key.id: key for key in client("admin").list_api_keys()}
+        self.assertIsNone(listed[created.api_key.id].revoked_at)
+        self.assertIsNotNone(client("admin").revoke_api_key(created.api_key.id).revoked_at)
+        time.sleep(1.1)  # instances refuse a revoked key within a second
+        with self.assertRaises(AuthenticationError):
+            fresh.list_companies()
+        with self.assertRaises(PermissionDeniedError):
+            client("analyst").list_api_keys()
+
+    def test_timeout_and_connection_errors(self):
+        with self.assertRaises(ApiTimeoutError) as caught:
+            client(timeout=0.001).summarize(1)
+        self.assertEqual(caught.exception.code, "TIMEOUT")
+        self.assertIsInstance(caught.exception, TimeoutError)
+        with self.assertRaises(ApiConnectionError):
+            Client("http://127.0.0.1:9", max_retries=0).list_companies()
+
+    def test_every_error_code_of_the_document_has_its_class(self):
+        self.assertEqual(set(ERROR_CLASSES), set(models.ErrorCode.__args__))
+
+
+@unittest.skipUnless(os.environ.get("FIS_LIMITED_URL"), "FIS_LIMITED_URL is not set: the retry tests need a rate-limited instance")
+class RetryTest(unittest.TestCase):
+    def test_waits_out_retry_after_then_succeeds_and_not_past_the_cap(self):
+        sdk = Client(os.environ["FIS_LIMITED_URL"], api_key=os.environ["FIS_LIMITED_KEY"])
+        started = time.monotonic()
+        for _ in range(3):
+            self.assertTrue(sdk.ratio_definitions())
+        # The third call was refused, waited out the Retry-After (at least a second) and was answered.
+        self.assertGreater(time.monotonic() - started, 0.9)
+        impatient = Client(os.environ["FIS_LIMITED_URL"], api_key=os.environ["FIS_LIMITED_KEY"], max_retry_delay=0.01)
+        with self.assertRaises(RateLimitError) as caught:
+            for _ in range(3):
+                impatient.ratio_definitions()
+        self.assertEqual(caught.exception.status, 429)
+        self.assertTrue(1 <= caught.exception.retry_after <= 2)
+
+    def test_retry_after_as_seconds_or_a_date(self):
+        self.assertEqual(retry_after_seconds("7"), 7)
+        self.assertEqual(retry_after_seconds("Wed, 21 Oct 2015 07:28:10 GMT", now=1445412480.0), 10)
+        self.assertIsNone(retry_after_seconds("soon"))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,101 @@
+/**
+ * The front end's one way to the service: its TypeScript SDK (@financial-insights/sdk), pointed at API_URL. Pages
+ * and route handlers call these functions; nothing else here knows a URL or a response shape of the API.
+ */
+import { ApiError, FinancialInsightsClient, NotFoundError } from '@financial-insights/sdk';
+import type { Citation, Company, CompanyProfile, Comparison, DataQualityCheck, Period, RatioDefinition, SearchResult } from '@financial-insights/sdk';
+import { serverApiUrl } from './config';
+
+export type { Citation, Company, CompanyProfile, Comparison, DataQualityCheck, Period, RatioDefinition, SearchResult };
+/** A statement or the ratios of one period, read field by field (REST names: net_income, gross_margin …). */
+export type Statement = Record<string, unknown> & { period: string; period_start?: string; period_end?: string };
+
+/** Reads may be retried by the SDK (a 503 while the database restarts); a person waiting on AI sees a refusal at once. */
+const reader = () => new FinancialInsightsClient({ baseUrl: serverApiUrl() });
+const asUser = (token: string) => new FinancialInsightsClient({ baseUrl: serverApiUrl(), accessToken: token, maxRetries: 0, timeoutMs: 120_000 });
+
+/** What a page or route says of a failure: the service's status, code, message and Retry-After, or 502 when unreachable. */
+export interface Failure { status: number; code: string; message: string; retryAfterSeconds: number | null }
+
+export function asFailure(error: unknown): Failure {
+  if (error instanceof ApiError && error.status > 0) return { status: error.status, code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds ?? null };
+  const message = error instanceof Error ? error.message : String(error);
+  return { status: 502, code: 'UPSTREAM_ERROR', message: `The financial insights service is not reachable: ${message}`, retryAfterSeconds: null };
+}
+
+export const isNotFound = (error: unknown) => error instanceof NotFoundError;
+
+export async function listCompanies(query: { sector?: string | null; limit: number; offset: number }): Promise<{ items: Company[]; total: number }> {
+  const { data, meta } = await reader().companies.list({ limit: query.limit, offset: query.offset, ...(query.sector ? { sector: query.sector } : {}) });
+  return { items: data, total: meta.total };
+}
+
+/** Every tracked company (the service pages them). */
+export async function allCompanies(): Promise<Company[]> {
+  const all: Company[] = [];
+  for await (const company of reader().companies.all({ limit: 100 })) all.push(company);
+  return all;
+}
+
+/** The company with this ticker (any case); NotFoundError naming it otherwise. */
+export function companyByTicker(ticker: string): Promise<CompanyProfile> {
+  return reader().companies.byTicker(ticker);
+}
+
+export function periods(companyId: number, type: 'annual' | 'quarter'): Promise<Period[]> {
+  return reader().companies.periods(companyId, { type });
+}
+
+export type StatementKind = 'income' | 'balance' | 'cashFlow' | 'ratios';
+
+/** One statement of a period (FY2024, Q3-2025, ttm) with the SEC provenance of imported values; null when absent. */
+export async function statement(companyId: number, kind: StatementKind, period: string): Promise<Statement | null> {
+  const client = reader();
+  try {
+    const found =
+      kind === 'income' ? await client.statements.income(companyId, { period, provenance: true })
+        : kind === 'balance' ? await client.statements.balanceSheet(companyId, { period, provenance: true })
+          : kind === 'cashFlow' ? await client.statements.cashFlow(companyId, { period, provenance: true })
+            : await client.statements.ratios(companyId, { period });
+    return found as unknown as Statement;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+export function ratioDefinitions(): Promise<RatioDefinition[]> {
+  return reader().statements.ratioDefinitions();
+}
+
+export function dataQuality(companyId: number): Promise<DataQualityCheck[]> {
+  return reader().companies.dataQuality(companyId);
+}
+
+/** Exchanges an API key for a short-lived access token (OAuth 2.0 client credentials); the role comes with it. */
+export async function signIn(apiKey: string): Promise<{ token: string; role: string; expiresIn: number }> {
+  const token = await new FinancialInsightsClient({ baseUrl: serverApiUrl(), maxRetries: 0 }).auth.token(apiKey);
+  return { token: token.access_token, role: token.role, expiresIn: token.expires_in };
+}
+
+export function search(token: string, query: { query: string; companyIds?: number[]; docTypes?: string[]; periods?: string[]; topK?: number }): Promise<SearchResult[]> {
+  return asUser(token).search({
+    query: query.query, top_k: query.topK ?? 10,
+    ...(query.companyIds?.length ? { company_ids: query.companyIds } : {}),
+    ...(query.docTypes?.length ? { doc_types: query.docTypes } : {}),
+    ...(query.periods?.length ? { periods: query.periods } : {}),
+  });
+}
+
+export function compare(token: string, input: { companyIds: number[]; period?: string; metrics?: string[] }): Promise<Comparison> {
+  return asUser(token).ai.compare({
+    company_ids: input.companyIds,
+    ...(input.period ? { period: input.period } : {}),
+    ...(input.metrics?.length ? { metrics: input.metrics as never } : {}),
+  });
+}
+
+/** A chat answer as the service writes it: status, tokens, citations, done (an error is thrown, typed). */
+export function chat(token: string, messages: Array<{ role: 'user' | 'assistant'; content: string }>, conversationId: string | null, signal: AbortSignal) {
+  return asUser(token).ai.chat({ messages, ...(conversationId ? { conversation_id: conversationId } : {}) }, { signal });
+}
