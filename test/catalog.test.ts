@@ -22,6 +22,7 @@ const CALLS: Record<OperationName, { query: string; variables?: Record<string, u
   sectors: { query: '{ sectors }' },
   ratioDefinitions: { query: '{ ratioDefinitions { key } }', rest: { method: 'GET', path: '/v1/ratios/definitions' } },
   search: { query: '{ search(query: "revenue", topK: 1) { chunkId } }', rest: { method: 'POST', path: '/v1/search', body: { query: 'revenue', top_k: 1 } } },
+  document: { query: `{ document(id: ${MISSING}) { id } }`, rest: { method: 'GET', path: `/v1/documents/${MISSING}` } },
   ingestDocument: {
     query: `mutation { ingestDocument(input: { companyId: ${MISSING}, title: "Catalog", docType: "note", content: "A note." }) { created } }`,
     rest: { method: 'POST', path: '/v1/documents', body: { company_id: MISSING, title: 'Catalog', doc_type: 'note', content: 'A note.' } },

@@ -5,6 +5,7 @@ import { CompanyResolver } from '../companies/company.resolver';
 import { FinancialPeriodResolver } from '../statements/financial-period.resolver';
 import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver';
 import { SearchResolver } from '../search/search.resolver';
+import { DocumentResolver } from '../search/document.resolver';
 import { AiResolver } from '../ai/ai.resolver';
 import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance.resolver';
 import { BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver, IncomeStatementQualityResolver } from '../statements/data-quality.resolver';
@@ -33,7 +34,7 @@ const NO_TOPICS: PubSub = {
 export function buildAppSchema(): GraphQLSchema {
   if (built) return built;
   const schema = buildSchemaSync({
-    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, AiResolver,
+    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, DocumentResolver, AiResolver,
       IncomeStatementProvenanceResolver, BalanceSheetProvenanceResolver, CashFlowProvenanceResolver,
       IncomeStatementQualityResolver, BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver, ApiKeyResolver],
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.

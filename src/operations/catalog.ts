@@ -57,6 +57,7 @@ const OPERATIONS = {
     kind: 'query', role: 'analyst', rateClass: 'search',
     cost: { sizeArgument: 'topK', defaultSize: CAPS.search.defaultTopK },
   },
+  document: { kind: 'query', role: 'analyst', rateClass: 'reads' },
   ingestDocument: { kind: 'mutation', role: 'admin', rateClass: 'search' },
   summarize: { kind: 'mutation', role: 'analyst', rateClass: 'ai', onePerRequest: true },
   compare: { kind: 'mutation', role: 'analyst', rateClass: 'ai', onePerRequest: true },

@@ -184,3 +184,12 @@ export async function storeEmbeddings(
     );
   }
 }
+
+export function findDocument(manager: EntityManager, id: number): Promise<Document | null> {
+  return manager.getRepository(Document).findOneBy({ id });
+}
+
+/** The chunks of a document in reading order: what the document viewer shows as its passages. */
+export function documentPassages(manager: EntityManager, documentId: number): Promise<Array<{ chunkId: number; content: string }>> {
+  return manager.query('SELECT id AS "chunkId", content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [documentId]);
+}

@@ -1,0 +1,10 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'One chunk of a document, in reading order: what search hits and citations point at.' })
+export class Passage {
+  @Field(() => Int, { description: 'The chunk id that search results and document citations carry.' })
+  chunkId!: number;
+
+  @Field()
+  content!: string;
+}
