@@ -30,7 +30,7 @@ const SCALARS: Record<string, JsonSchema> = {
  * Component names that differ from the GraphQL type's: REST names the company profile apart from the list item
  * (the same GraphQL type, more fields), and a few types read better without their GraphQL suffix.
  */
-const DATA_SCHEMA_NAMES: Readonly<Record<string, string>> = { GetCompany: 'CompanyProfile' };
+const DATA_SCHEMA_NAMES: Readonly<Record<string, string>> = { GetCompany: 'CompanyProfile', GetDocument: 'Document' };
 const TYPE_SCHEMA_NAMES: Readonly<Record<string, string>> = {
   CashFlowStatement: 'CashFlow',
   SearchHit: 'SearchResult',
@@ -39,6 +39,8 @@ const TYPE_SCHEMA_NAMES: Readonly<Record<string, string>> = {
   QualityCheck: 'StatementCheck',
   DataQualitySummary: 'DataQualityCheck',
   IngestDocumentResult: 'IngestedDocument',
+  // The document as ingestion answers it (no passages); `Document` is the one GET /v1/documents/:id reads.
+  Document: 'StoredDocument',
 };
 
 /**

@@ -225,6 +225,14 @@ export const ROUTES: readonly RestRoute[] = [
     data: (result) => result.search,
   },
   {
+    method: 'GET',
+    path: '/v1/documents/:id',
+    operation: 'GetDocument',
+    doc: { summary: 'A stored document with its passages (chunks) in reading order; a search result\u2019s chunk_id is one of them', dataPath: ['document'] },
+    variables: (params) => ({ id: params.pathInt('id') }),
+    data: (result) => result.document,
+  },
+  {
     method: 'POST',
     path: '/v1/documents',
     operation: 'IngestDocument',

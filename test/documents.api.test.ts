@@ -1,0 +1,77 @@
+import { expect } from 'chai';
+import { graphql, request, requestAs } from './helpers/http';
+
+const post = (path: string, body: unknown) =>
+  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+const DOCUMENT_FIELDS = 'id companyId ticker title docType period publishedAt sourceUrl chunkCount charCount createdAt passages { chunkId content }';
+
+describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
+  const marker = `quillwort ${Date.now()}`;
+  const paragraphs = Array.from({ length: 30 }, (_, i) => `Section ${i}: the ${marker} plant ran at ${60 + i}% of capacity. ${'Output rose with demand. '.repeat(12)}`);
+  let companyId: number;
+  let ticker: string;
+  let documentId: number;
+
+  before(async () => {
+    const list = await request('/v1/companies?limit=1');
+    ({ id: companyId, ticker } = list.body.data[0]);
+    const ingested = await post('/v1/documents', {
+      company_id: companyId, title: 'Plant note', doc_type: 'note', period: 'FY2025', published_at: '2025-04-02', content: paragraphs.join('\n\n'),
+    });
+    expect(ingested.status).to.be.oneOf([200, 201]);
+    documentId = ingested.body.data.document.id;
+  });
+
+  it('gives the document with its passages in reading order, the same over REST and GraphQL', async () => {
+    const rest = await request(`/v1/documents/${documentId}`);
+    expect(rest.status).to.equal(200);
+    const document = rest.body.data;
+    expect(document).to.include({ id: documentId, company_id: companyId, ticker, title: 'Plant note', doc_type: 'note', period: 'FY2025' });
+    expect(document.published_at).to.match(/^2025-04-02/);
+    expect(document.passages).to.have.length(document.chunk_count).and.to.have.length.above(1);
+    const text = document.passages.map((passage: { content: string }) => passage.content).join('\n');
+    // Every paragraph is there, first to last, in order.
+    const positions = paragraphs.map((paragraph) => text.indexOf(paragraph.slice(0, 40)));
+    expect(positions.every((position) => position >= 0)).to.equal(true);
+    expect(positions).to.deep.equal([...positions].sort((a, b) => a - b));
+
+    const viaGraphql = await graphql(`query($id: Int!) { document(id: $id) { ${DOCUMENT_FIELDS} } }`, { id: documentId });
+    expect(viaGraphql.body.errors).to.equal(undefined);
+    const fromGraphql = viaGraphql.body.data.document;
+    expect(fromGraphql.passages).to.deep.equal(document.passages.map((passage: { chunk_id: number; content: string }) => ({ chunkId: passage.chunk_id, content: passage.content })));
+    expect(fromGraphql).to.include({ id: documentId, companyId, ticker, title: document.title, docType: document.doc_type, chunkCount: document.chunk_count });
+  });
+
+  it('holds the passage a search hit points at, under the hit\u2019s chunk id', async () => {
+    const search = await post('/v1/search', { query: `${marker} plant capacity`, company_ids: [companyId], mode: 'text', top_k: 3 });
+    const hit = search.body.data.find((result: { document_id: number }) => result.document_id === documentId);
+    expect(hit, 'a hit in the ingested document').to.not.equal(undefined);
+    const { body } = await request(`/v1/documents/${hit.document_id}`);
+    const passage = body.data.passages.find((candidate: { chunk_id: number }) => candidate.chunk_id === hit.chunk_id);
+    expect(passage.content).to.equal(hit.content);
+  });
+
+  it('answers an unknown id with NOT_FOUND in the envelope (404 over REST)', async () => {
+    const rest = await request('/v1/documents/987654');
+    expect(rest.status).to.equal(404);
+    expect(rest.body).to.deep.equal({ success: false, error: { code: 'NOT_FOUND', message: 'No document with id 987654' } });
+    const viaGraphql = await graphql('{ document(id: 987654) { id } }');
+    expect(viaGraphql.body.errors[0].extensions.code).to.equal('NOT_FOUND');
+  });
+
+  it('answers a bad id with 400', async () => {
+    for (const bad of ['abc', '-3', '1.5']) {
+      const rest = await request(`/v1/documents/${bad}`);
+      expect(rest.status, bad).to.equal(400);
+      expect(rest.body.success).to.equal(false);
+      expect(rest.body.error.code).to.equal('BAD_USER_INPUT');
+    }
+  });
+
+  it('is for analysts, as the catalog says: anonymous 401, viewer 403', async () => {
+    expect((await requestAs(null, `/v1/documents/${documentId}`)).status).to.equal(401);
+    expect((await requestAs('viewer', `/v1/documents/${documentId}`)).status).to.equal(403);
+    expect((await requestAs('analyst', `/v1/documents/${documentId}`)).status).to.equal(200);
+  });
+});
