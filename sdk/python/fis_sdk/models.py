@@ -447,7 +447,36 @@ class SearchRequest:
 
 
 @dataclass(frozen=True)
+class Passage:
+    """One chunk of a document, in reading order: what search hits and citations point at."""
+    chunk_id: int
+    """The chunk id that search results and document citations carry."""
+    content: str
+
+
+@dataclass(frozen=True)
 class Document:
+    """A document about a company, split into searchable chunks."""
+    id: int
+    company_id: int
+    ticker: str
+    """Ticker of the company."""
+    title: str
+    doc_type: str
+    """Kind of document, e.g. 10-K, 10-Q, earnings-call, press-release, note."""
+    period: Optional[str]
+    """Fiscal period the document covers (Q<n>-<yyyy> or FY<yyyy>)."""
+    published_at: Optional[str]
+    source_url: Optional[str]
+    chunk_count: int
+    char_count: int
+    created_at: str
+    passages: List[Passage]
+    """The document’s chunks in reading order."""
+
+
+@dataclass(frozen=True)
+class StoredDocument:
     """A document about a company, split into searchable chunks."""
     id: int
     company_id: int
@@ -469,7 +498,7 @@ class Document:
 class IngestedDocument:
     created: bool
     """False when the same text was already stored for the company (the existing document is returned)."""
-    document: Document
+    document: StoredDocument
 
 
 @dataclass(frozen=True)
@@ -742,7 +771,8 @@ _NESTED: Dict[str, Dict[str, Callable[[Any], Any]]] = {
     'BalanceSheet': {'data_quality': _list(_model(StatementCheck)), 'provenance': _list(_model(Provenance))},
     'CashFlow': {'data_quality': _list(_model(StatementCheck)), 'provenance': _list(_model(Provenance))},
     'DataQualityCheck': {'failures': _list(_model(QualityFailure))},
-    'IngestedDocument': {'document': _model(Document)},
+    'Document': {'passages': _list(_model(Passage))},
+    'IngestedDocument': {'document': _model(StoredDocument)},
     'Summary': {'citations': _list(_model(Citation)), 'grounding': _model(Grounding), 'claims': _list(_model(Claim))},
     'ComparisonRow': {'values': _list(_model(MetricValue))},
     'Comparison': {'table': _list(_model(ComparisonRow)), 'citations': _list(_model(Citation)), 'grounding': _model(Grounding), 'claims': _list(_model(Claim))},

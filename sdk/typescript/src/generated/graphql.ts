@@ -138,6 +138,8 @@ export type Query = {
   ratioDefinitions: Array<RatioDefinition>;
   /** Hybrid semantic search over company documents, best first. */
   search: Array<SearchHit>;
+  /** One stored document with its passages in reading order; NOT_FOUND for an unknown id. */
+  document: Document;
   /** Every API key, revoked ones included, oldest first (never the keys themselves). */
   apiKeys: Array<ApiKey>;
 };
@@ -168,6 +170,11 @@ export type QuerySearchArgs = {
   topK?: Scalars['Int']['input'];
   companyIds?: InputMaybe<Array<Scalars['Int']['input']>>;
   query: Scalars['String']['input'];
+};
+
+
+export type QueryDocumentArgs = {
+  id: Scalars['Int']['input'];
 };
 
 /** One page of companies and the total that match the filter. */
@@ -628,6 +635,37 @@ export type SearchMode =
   | 'TEXT'
   | 'VECTOR';
 
+/** A document about a company, split into searchable chunks. */
+export type Document = {
+  __typename?: 'Document';
+  id: Scalars['Int']['output'];
+  companyId: Scalars['Int']['output'];
+  title: Scalars['String']['output'];
+  /** Kind of document, e.g. 10-K, 10-Q, earnings-call, press-release, note. */
+  docType: Scalars['String']['output'];
+  /** Fiscal period the document covers (Q<n>-<yyyy> or FY<yyyy>). */
+  period: Maybe<Scalars['String']['output']>;
+  publishedAt: Maybe<Scalars['DateTimeISO']['output']>;
+  sourceUrl: Maybe<Scalars['String']['output']>;
+  /** SHA-256 of the normalized text; the same text for the same company is stored once. */
+  contentHash: Scalars['String']['output'];
+  chunkCount: Scalars['Int']['output'];
+  charCount: Scalars['Int']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** Ticker of the company. */
+  ticker: Scalars['String']['output'];
+  /** The document’s chunks in reading order. */
+  passages: Array<Passage>;
+};
+
+/** One chunk of a document, in reading order: what search hits and citations point at. */
+export type Passage = {
+  __typename?: 'Passage';
+  /** The chunk id that search results and document citations carry. */
+  chunkId: Scalars['Int']['output'];
+  content: Scalars['String']['output'];
+};
+
 /** An API key as stored: never the key itself, only the start of it. */
 export type ApiKey = {
   __typename?: 'ApiKey';
@@ -687,25 +725,6 @@ export type IngestDocumentResult = {
   document: Document;
   /** False when the same text was already stored for the company (the existing document is returned). */
   created: Scalars['Boolean']['output'];
-};
-
-/** A document about a company, split into searchable chunks. */
-export type Document = {
-  __typename?: 'Document';
-  id: Scalars['Int']['output'];
-  companyId: Scalars['Int']['output'];
-  title: Scalars['String']['output'];
-  /** Kind of document, e.g. 10-K, 10-Q, earnings-call, press-release, note. */
-  docType: Scalars['String']['output'];
-  /** Fiscal period the document covers (Q<n>-<yyyy> or FY<yyyy>). */
-  period: Maybe<Scalars['String']['output']>;
-  publishedAt: Maybe<Scalars['DateTimeISO']['output']>;
-  sourceUrl: Maybe<Scalars['String']['output']>;
-  /** SHA-256 of the normalized text; the same text for the same company is stored once. */
-  contentHash: Scalars['String']['output'];
-  chunkCount: Scalars['Int']['output'];
-  charCount: Scalars['Int']['output'];
-  createdAt: Scalars['DateTimeISO']['output'];
 };
 
 /** A document to store and index for search. */

@@ -212,6 +212,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/documents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A stored document with its passages (chunks) in reading order; a search result’s chunk_id is one of them
+         * @description Needs the analyst role; rate class reads. GraphQL operation: GetDocument.
+         */
+        get: operations["GetDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A stored document with its passages (chunks) in reading order; a search result’s chunk_id is one of them
+         * @description Needs the analyst role; rate class reads. GraphQL operation: GetDocument.
+         */
+        head: operations["GetDocumentHead"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/documents": {
         parameters: {
             query?: never;
@@ -829,8 +853,34 @@ export interface components {
              */
             published_to?: string;
         };
+        /** @description One chunk of a document, in reading order: what search hits and citations point at. */
+        Passage: {
+            /** @description The chunk id that search results and document citations carry. */
+            chunk_id: number;
+            content: string;
+        };
         /** @description A document about a company, split into searchable chunks. */
         Document: {
+            id: number;
+            company_id: number;
+            /** @description Ticker of the company. */
+            ticker: string;
+            title: string;
+            /** @description Kind of document, e.g. 10-K, 10-Q, earnings-call, press-release, note. */
+            doc_type: string;
+            /** @description Fiscal period the document covers (Q<n>-<yyyy> or FY<yyyy>). */
+            period: string | null;
+            published_at: string | null;
+            source_url: string | null;
+            chunk_count: number;
+            char_count: number;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The document’s chunks in reading order. */
+            passages: components["schemas"]["Passage"][];
+        };
+        /** @description A document about a company, split into searchable chunks. */
+        StoredDocument: {
             id: number;
             company_id: number;
             title: string;
@@ -850,7 +900,7 @@ export interface components {
         IngestedDocument: {
             /** @description False when the same text was already stored for the company (the existing document is returned). */
             created: boolean;
-            document: components["schemas"]["Document"];
+            document: components["schemas"]["StoredDocument"];
         };
         IngestDocumentRequest: {
             company_id: number;
@@ -2348,6 +2398,136 @@ export interface operations {
             502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
             504: components["responses"]["Error504"];
+        };
+    };
+    GetDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The budget of this route class: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `limit=<n>, remaining=<n>, reset=<seconds>` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Document"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    GetDocumentHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET, without a body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     IngestDocument: {
