@@ -14,7 +14,7 @@ from . import models
 from .errors import ApiConnectionError, ApiError, ApiTimeoutError, error_for
 from .models import (
     CHAT_EVENT_DATA, ApiKey, BalanceSheet, CashFlow, ChatDoneEvent, ChatEvent, Company, CompanyProfile, Comparison, CreatedApiKey, DataQualityCheck,
-    IncomeStatement, IngestedDocument, PageMeta, Period, RatioDefinition, Ratios, SearchResult, Summary, Token, from_json,
+    Document, IncomeStatement, IngestedDocument, PageMeta, Period, RatioDefinition, Ratios, SearchResult, Summary, Token, from_json,
 )
 from .operations import CHAT_SUBSCRIPTION
 from .sse import read_events
@@ -170,6 +170,10 @@ class Client:
         """Stores and indexes a document (admin); `created` is False when the same text was already stored."""
         body = _body(models.IngestDocumentRequest, company_id=company_id, title=title, doc_type=doc_type, content=content, **fields)
         return from_json(IngestedDocument, self._data("POST", "/v1/documents", body=body))
+
+    def document(self, document_id: int) -> Document:
+        """A stored document with its passages in reading order (analyst); a search result's chunk_id is one of them."""
+        return from_json(Document, self._data("GET", f"/v1/documents/{int(document_id)}"))
 
     def summarize(self, company_id: int, period: Optional[str] = None, summary_type: Optional[str] = None) -> Summary:
         body = _body(models.SummarizeRequest, company_id=company_id, period=period, summary_type=summary_type)

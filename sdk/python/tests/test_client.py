@@ -104,6 +104,17 @@ class AiTest(unittest.TestCase):
         comparison = client().compare([1, 2], metrics=["revenue", "net_margin"])
         self.assertEqual([row.metric for row in comparison.table], ["revenue", "net_margin"])
 
+    def test_open_a_search_hit_in_its_document(self):
+        hit = client().search("revenue growth", top_k=1)[0]
+        document = client().document(hit.document_id)
+        self.assertIsInstance(document, models.Document)
+        self.assertEqual((document.id, document.ticker, document.title), (hit.document_id, hit.ticker, hit.title))
+        passage = next(p for p in document.passages if p.chunk_id == hit.chunk_id)
+        self.assertIsInstance(passage, models.Passage)
+        self.assertEqual(passage.content, hit.content)
+        with self.assertRaises(NotFoundError):
+            client().document(987654)
+
     def test_chat_streams_typed_events_that_make_up_the_answer(self):
         events = list(client().chat([{"role": "user", "content": "How did revenue change?"}], company_ids=[1]))
         self.assertEqual(events[0].event, "status")

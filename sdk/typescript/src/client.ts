@@ -5,7 +5,7 @@ import { Transport, type ClientOptions, type RequestOptions } from './transport.
 import { routePath, type BodyOf, type DataOf, type Many, type One, type QueryOf, type RouteWith } from './routes.js';
 import type {
   ApiKey, BalanceSheet, CashFlow, ChatDoneEvent, ChatEvent, ChatRequest, Company, CompanyProfile, CompareRequest, Comparison, CreateApiKeyRequest,
-  CreatedApiKey, DataQualityCheck, IncomeStatement, IngestDocumentRequest, IngestedDocument, ListCompaniesQuery, Page, PageMeta, Period,
+  CreatedApiKey, DataQualityCheck, Document, IncomeStatement, IngestDocumentRequest, IngestedDocument, ListCompaniesQuery, Page, PageMeta, Period,
   PeriodsQuery, RatioDefinition, Ratios, RatiosHistoryQuery, RatiosQuery, SearchRequest, SearchResult, StatementHistoryQuery, StatementQuery,
   SummarizeRequest, Summary, Token,
 } from './types.js';
@@ -121,6 +121,8 @@ export class FinancialInsightsClient {
   }
 
   readonly documents = {
+    /** A stored document with its passages in reading order (analyst); a search result's `chunk_id` is one of them. */
+    get: (id: number, options: RequestOptions = {}): Promise<Document> => this.read('/v1/documents/{id}', id, undefined, options),
     /** Stores and indexes a document (admin); `created` is false when the same text was already stored. */
     ingest: (request: IngestDocumentRequest, options: RequestOptions = {}): Promise<IngestedDocument> =>
       this.write('/v1/documents', request, options),

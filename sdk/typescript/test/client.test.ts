@@ -114,6 +114,14 @@ describe('TypeScript SDK (sdk/typescript)', function () {
       expect(comparison.table.map((row) => row.metric)).to.deep.equal(['revenue', 'net_margin']);
     });
 
+    it('opens a search hit in its document: the passage under the hit\u2019s chunk id; an unknown document is a NotFoundError', async () => {
+      const [hit] = await client().search({ query: 'revenue growth', top_k: 1 });
+      const document = await client().documents.get(hit.document_id);
+      expect(document).to.include({ id: hit.document_id, ticker: hit.ticker, title: hit.title });
+      expect(document.passages.find((passage) => passage.chunk_id === hit.chunk_id)?.content).to.equal(hit.content);
+      expect(await client().documents.get(987_654).catch((e: unknown) => e)).to.be.instanceOf(NotFoundError);
+    });
+
     it('streams a chat answer as typed events over REST, the tokens making up the final answer', async () => {
       const events: ChatStreamEvent[] = [];
       for await (const event of client().ai.chat({ company_ids: [1], messages: [{ role: 'user', content: 'How did revenue change?' }] })) events.push(event);
