@@ -1,14 +1,16 @@
-/** A citation as a link: a figure opens its company page; a passage opens the search result that holds it. */
+/** A citation as a link: a figure opens its company page; a passage opens its document, scrolled to it. */
 import type { Citation } from './service';
+
+/** A passage in its document: the page marks the passage the fragment names. */
+export function passageHref(documentId: number, chunkId: number): string {
+  return `/documents/${documentId}#passage-${chunkId}`;
+}
 
 /** The company page's section that shows a cited statement's figures. */
 const SECTION: Record<string, string> = { income_statement: '#income-statement', balance_sheet: '#balance-sheet', cash_flow: '#cash-flow-statement', ratios: '#ratios', derived: '#ratios' };
 
 export function citationHref(c: Citation): string {
-  if (c.kind === 'DOCUMENT' || c.chunk_id) {
-    const params = new URLSearchParams({ q: c.title ?? c.ticker ?? '', ...(c.company_id ? { company: String(c.company_id) } : {}) });
-    return `/search?${params}#passage-${c.chunk_id}`;
-  }
+  if (c.document_id && c.chunk_id) return passageHref(c.document_id, c.chunk_id);
   const view = c.period?.startsWith('Q') ? '/quarterly' : '';
   return `/companies/${encodeURIComponent(c.ticker ?? '')}${view}${SECTION[c.statement ?? ''] ?? ''}`;
 }

@@ -3,10 +3,10 @@
  * and route handlers call these functions; nothing else here knows a URL or a response shape of the API.
  */
 import { ApiError, FinancialInsightsClient, NotFoundError } from '@financial-insights/sdk';
-import type { Citation, Company, CompanyProfile, Comparison, DataQualityCheck, Period, RatioDefinition, SearchResult } from '@financial-insights/sdk';
+import type { Citation, Company, CompanyProfile, Comparison, DataQualityCheck, Document, Period, RatioDefinition, SearchResult } from '@financial-insights/sdk';
 import { serverApiUrl } from './config';
 
-export type { Citation, Company, CompanyProfile, Comparison, DataQualityCheck, Period, RatioDefinition, SearchResult };
+export type { Citation, Company, CompanyProfile, Comparison, DataQualityCheck, Document, Period, RatioDefinition, SearchResult };
 /** A statement or the ratios of one period, read field by field (REST names: net_income, gross_margin …). */
 export type Statement = Record<string, unknown> & { period: string; period_start?: string; period_end?: string };
 
@@ -85,6 +85,11 @@ export function search(token: string, query: { query: string; companyIds?: numbe
     ...(query.docTypes?.length ? { doc_types: query.docTypes } : {}),
     ...(query.periods?.length ? { periods: query.periods } : {}),
   });
+}
+
+/** A stored document with its passages in reading order (analysts only, as search). */
+export function readDocument(token: string, id: number): Promise<Document> {
+  return asUser(token).documents.get(id);
 }
 
 export function compare(token: string, input: { companyIds: number[]; period?: string; metrics?: string[] }): Promise<Comparison> {

@@ -244,8 +244,39 @@ describe('web front end (Next.js on the service)', function () {
     await page.goto(`${site}/search?q=${encodeURIComponent('export controls on advanced chips')}&company=1&type=10-K`);
     const marks = await page.$$eval('ol.results mark', (nodes) => nodes.map((n) => n.textContent?.toLowerCase() ?? ''));
     expect(marks.some((m) => m.startsWith('export'))).to.equal(true);
-    expect(new Set(await page.$$eval('ol.results li > p:first-child a', (links) => links.map((a) => a.textContent)))).to.deep.equal(new Set(['NWSC']));
+    expect(new Set(await page.$$eval('ol.results li > p:first-child a:first-child', (links) => links.map((a) => a.textContent)))).to.deep.equal(new Set(['NWSC']));
     await inspect(page, 'search');
+
+    // A hit opens its document at the passage, which CSS marks (:target), with or without JavaScript. The document
+    // has many passages and the hit is one in the middle.
+    const marker = `lanthorn${Date.now()}`;
+    const sections = Array.from({ length: 12 }, (_, i) => `Plant ${i} report. ${i === 7 ? `The ${marker} line doubled its yield.` : 'Output was steady.'} ${'Demand held up across regions. '.repeat(14)}`);
+    const ingested = await fetch(`${service.url}/v1/documents`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': keys.admin },
+      body: JSON.stringify({ company_id: 1, title: 'Plant reports', doc_type: 'note', period: 'FY2025', published_at: '2025-05-06', content: sections.join('\n\n') }),
+    });
+    expect(ingested.status).to.equal(201);
+    await page.goto(`${site}/search?q=${marker}`);
+    const hitPassage = (await page.textContent('ol.results li:first-child details p'))!;
+    expect(hitPassage).to.include(marker);
+    await page.click('ol.results li:first-child > p:first-child a[href^="/documents/"]');
+    await page.waitForURL(/\/documents\/\d+#passage-\d+$/);
+    const fragment = new URL(page.url()).hash;
+    expect(await page.textContent(`${fragment}`)).to.equal(hitPassage);
+    expect(await page.$eval('.passages li:target', (li) => li.id)).to.equal(fragment.slice(1));
+    expect(await page.evaluate<string>('getComputedStyle(document.querySelector(".passages li:target")).backgroundColor'), 'the targeted passage is marked').to.not.equal('rgba(0, 0, 0, 0)');
+    expect(await page.locator('.passages li').count(), 'the whole document, not just the hit').to.be.above(2);
+    expect(await page.textContent('.passages li:first-child')).to.include('Plant 0 report');
+    expect(await page.textContent('.facts')).to.include('NWSC').and.to.include('note').and.to.include('FY2025').and.to.include('May 6, 2025');
+    await inspect(page, 'document');
+    const noScript = await browser!.newContext({ viewport: { width: 390, height: 844 }, javaScriptEnabled: false, storageState: await context.storageState() });
+    const reader = await noScript.newPage();
+    await reader.goto(page.url());
+    expect(await reader.$eval('.passages li:target', (li) => li.id)).to.equal(fragment.slice(1));
+    expect(await reader.evaluate<number>('document.documentElement.scrollWidth')).to.be.at.most(390);
+    await reader.screenshot({ path: path.join(SHOTS, 'document-390-no-js.png') });
+    expect((await reader.goto(`${site}/documents/987654`))?.status()).to.equal(404);
+    await noScript.close();
     await page.goto(`${site}/search?q=chips&period=FY20`);
     expect(await page.textContent('[role=alert]')).to.include('not a fiscal period');
 
@@ -258,7 +289,7 @@ describe('web front end (Next.js on the service)', function () {
     expect(await page.locator('[data-chart=comparison] svg').count()).to.equal(1);
     expect(await page.locator('[data-comparison-table] tbody tr').count()).to.equal(9); // the default measures
     const citation = await page.getAttribute('ul.citations li a', 'href');
-    expect(citation).to.match(/^\/(companies|search)/);
+    expect(citation).to.match(/^\/(companies|documents)/);
     await inspect(page, 'compare');
 
     await page.goto(`${site}/chat`);

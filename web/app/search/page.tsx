@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { requireAnalyst } from '../../lib/analyst';
+import { passageHref } from '../../lib/citations';
 import { failureText } from '../../lib/failure-text';
 import { ServiceProblem } from '../components/service-problem';
 import { allCompanies, asFailure, type Company, search, type SearchResult } from '../../lib/service';
@@ -76,7 +77,7 @@ export default async function SearchPage({ searchParams }: { searchParams: Promi
           <ol className="results">
             {hits.map((hit) => (
               <li key={hit.chunk_id} id={`passage-${hit.chunk_id}`}>
-                <p><a href={`/companies/${encodeURIComponent(hit.ticker)}`}>{hit.ticker}</a> · {hit.title} <span className="muted">({hit.doc_type}{hit.period ? `, ${hit.period}` : ''}{hit.section ? `, ${hit.section}` : ''})</span></p>
+                <p><a href={`/companies/${encodeURIComponent(hit.ticker)}`}>{hit.ticker}</a> · <a href={passageHref(hit.document_id, hit.chunk_id)}>{hit.title}</a> <span className="muted">({hit.doc_type}{hit.period ? `, ${hit.period}` : ''}{hit.section ? `, ${hit.section}` : ''})</span></p>
                 <p className="snippet">{highlight(snippet(hit.content, q), q)}</p>
                 <details><summary>The whole passage</summary><p>{highlight(hit.content, q)}</p></details>
               </li>
