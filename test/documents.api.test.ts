@@ -12,6 +12,7 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
   let companyId: number;
   let ticker: string;
   let documentId: number;
+  let ingestedDocument: Record<string, unknown>;
 
   before(async () => {
     const list = await request('/v1/companies?limit=1');
@@ -20,7 +21,8 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
       company_id: companyId, title: 'Plant note', doc_type: 'note', period: 'FY2025', published_at: '2025-04-02', content: paragraphs.join('\n\n'),
     });
     expect(ingested.status).to.be.oneOf([200, 201]);
-    documentId = ingested.body.data.document.id;
+    ingestedDocument = ingested.body.data.document;
+    documentId = ingestedDocument.id as number;
   });
 
   it('gives the document with its passages in reading order, the same over REST and GraphQL', async () => {
@@ -29,6 +31,8 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
     const document = rest.body.data;
     expect(document).to.include({ id: documentId, company_id: companyId, ticker, title: 'Plant note', doc_type: 'note', period: 'FY2025' });
     expect(document.published_at).to.match(/^2025-04-02/);
+    const { content_hash: _contentHash, ...answered } = ingestedDocument;
+    expect(document, 'the fields ingestion answered, unchanged').to.include(answered);
     expect(document.passages).to.have.length(document.chunk_count).and.to.have.length.above(1);
     const text = document.passages.map((passage: { content: string }) => passage.content).join('\n');
     // Every paragraph is there, first to last, in order.
@@ -41,6 +45,17 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
     const fromGraphql = viaGraphql.body.data.document;
     expect(fromGraphql.passages).to.deep.equal(document.passages.map((passage: { chunk_id: number; content: string }) => ({ chunkId: passage.chunk_id, content: passage.content })));
     expect(fromGraphql).to.include({ id: documentId, companyId, ticker, title: document.title, docType: document.doc_type, chunkCount: document.chunk_count });
+  });
+
+  it('gives the ticker and passages on the document ingestDocument answers too', async () => {
+    const again = await graphql(
+      `mutation($content: String!, $companyId: Int!) { ingestDocument(input: { companyId: $companyId, title: "Plant note", docType: "note", content: $content }) { created document { ${DOCUMENT_FIELDS} } } }`,
+      { content: paragraphs.join('\n\n'), companyId },
+    );
+    expect(again.body.errors).to.equal(undefined);
+    expect(again.body.data.ingestDocument.created).to.equal(false);
+    const read = await graphql(`query($id: Int!) { document(id: $id) { ${DOCUMENT_FIELDS} } }`, { id: documentId });
+    expect(again.body.data.ingestDocument.document).to.deep.equal(read.body.data.document);
   });
 
   it('holds the passage a search hit points at, under the hit\u2019s chunk id', async () => {

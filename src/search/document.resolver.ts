@@ -6,8 +6,8 @@ import { Passage } from './document-reading.types';
 import { passagesOfDocument, readDocument, tickerOfDocument } from './document-reading.service';
 
 /**
- * Reading a stored document. A document is never nested under a list, so its ticker and passages are one query
- * each (no DataLoader needed).
+ * Reading a stored document: the `document` query loads it with its ticker and passages in one query; the field
+ * resolvers give them to a document that came without (the one `ingestDocument` answers).
  */
 @Resolver(() => Document)
 export class DocumentResolver {

@@ -185,8 +185,25 @@ export async function storeEmbeddings(
   }
 }
 
-export function findDocument(manager: EntityManager, id: number): Promise<Document | null> {
-  return manager.getRepository(Document).findOneBy({ id });
+/** A document as the document viewer reads it: its row, its company's ticker and its passages. */
+export interface DocumentToRead extends Document {
+  ticker: string;
+  passages: Array<{ chunkId: number; content: string }>;
+}
+
+/** A document with its ticker and its chunks in reading order, in one query; null when there is none with that id. */
+export async function findDocumentToRead(manager: EntityManager, id: number): Promise<DocumentToRead | null> {
+  const [row]: DocumentToRead[] = await manager.query(
+    `SELECT d.id, d.company_id AS "companyId", d.title, d.doc_type AS "docType", d.period, d.published_at AS "publishedAt",
+            d.source_url AS "sourceUrl", d.content_hash AS "contentHash", d.chunk_count AS "chunkCount", d.char_count AS "charCount",
+            d.created_at AS "createdAt", co.ticker,
+            (SELECT coalesce(json_agg(json_build_object('chunkId', c.id, 'content', c.content) ORDER BY c.ordinal), '[]'::json)
+               FROM document_chunks c WHERE c.document_id = d.id) AS passages
+       FROM documents d JOIN companies co ON co.id = d.company_id
+      WHERE d.id = $1`,
+    [id],
+  );
+  return row ?? null;
 }
 
 /** The chunks of a document in reading order: what the document viewer shows as its passages. */
