@@ -26,7 +26,8 @@ export class RequestParams {
   /** A whole number from the path, e.g. the company id. */
   pathInt(name: string): number {
     const value = toInt(this.path[name]);
-    if (value === null) throw new AppError('BAD_USER_INPUT', `${name} must be a positive integer, got "${this.path[name]}"`);
+    // Ids start at 1: a 0 is a malformed id, not a missing resource.
+    if (value === null || value < 1) throw new AppError('BAD_USER_INPUT', `${name} must be a positive integer, got "${this.path[name]}"`);
     return value;
   }
 

@@ -78,6 +78,7 @@ describe('REST /v1/companies', () => {
       ['/v1/companies/abc', 400, /id must be a positive integer/],
       ['/v1/companies/1.5', 400, /id/],
       ['/v1/companies/-3', 400, /id/],
+      ['/v1/companies/0', 400, /id must be a positive integer, got "0"/],
       ['/v1/companies/99999999999', 400, /id/],
       ['/v1/companies/%E0%A4%A', 400, /percent-encoding/],
       ['/v1/companies/999999', 404, /No company with id 999999/],

@@ -76,7 +76,7 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
   });
 
   it('answers a bad id with 400', async () => {
-    for (const bad of ['abc', '-3', '1.5']) {
+    for (const bad of ['abc', '-3', '1.5', '0']) {
       const rest = await request(`/v1/documents/${bad}`);
       expect(rest.status, bad).to.equal(400);
       expect(rest.body.success).to.equal(false);
