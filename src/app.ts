@@ -16,13 +16,13 @@ import { AppError } from './shared/errors';
 import { createAiService } from './ai/create-ai-service';
 import { createStreamHandler } from './graphql/stream-handler';
 import { STREAM_ENDPOINT } from './graphql/schema';
-import { Authenticator } from './auth/authenticator';
+import { Authenticator, sameSecret } from './auth/authenticator';
 import { createAuthRoutes } from './auth/auth-routes';
 import { createTokenEndpoint, sendOAuthError } from './auth/oauth-token';
 import type { TokenSettings } from './auth/tokens';
 import { RequestGuard } from './http/guard';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './limits/rate-limiter';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { keepOrStoreSecret } from './auth/service-secret.repository';
 import { ensureFirstAdminKey } from './auth/api-keys';
@@ -106,19 +106,13 @@ async function tokenSettings(config: AppConfig, manager: EntityManager): Promise
 function metricsHandler(metrics: Metrics, token: string | null) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     onlyGet(req.method, '/metrics');
-    if (token !== null && !sameText(req.headers.authorization ?? '', `Bearer ${token}`)) {
+    if (token !== null && !sameSecret(req.headers.authorization ?? '', `Bearer ${token}`)) {
       throw new AppError('UNAUTHENTICATED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, { 'www-authenticate': 'Bearer realm="metrics"' });
     }
     const body = await metrics.registry.metrics();
     res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
     res.end(body);
   };
-}
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {

@@ -30,7 +30,8 @@ export function parseCookies(header: string | undefined): Map<string, string> {
   return cookies;
 }
 
-function sameSecret(a: string, b: string): boolean {
+/** Compares two secrets in constant time (for equal lengths), so a wrong guess tells nothing of the right one. */
+export function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
