@@ -97,7 +97,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function startServer(kind: ServerKind, database: BenchDatabase, teardown: Teardown): Promise<ServerProcess> {
   const child: ChildProcess = fork(path.join(__dirname, 'bench-server.js'), [], {
-    env: { ...process.env, BENCH_SERVER: kind, BENCH_DATABASE_URL: database.url, BENCH_POOL_SIZE: String(database.poolSize) },
+    // NODE_ENV=production as deployed: graphql-js (used by all three) then skips its development-only checks.
+    env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: kind, BENCH_DATABASE_URL: database.url, BENCH_POOL_SIZE: String(database.poolSize) },
     // --expose-gc: the retained heap is measured after a full collection.
     execArgv: ['--expose-gc'],
     // Their logs are kept, not shown (PostGraphile warns of every type it cannot map, e.g. pgvector's), and are

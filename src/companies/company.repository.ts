@@ -35,8 +35,8 @@ export interface ImportedCompanyRow {
   country: string | null;
 }
 
-/** A page of companies ordered by name (then id, so pages never overlap), and the total that match. */
-export async function findCompanyPage(manager: EntityManager, { sector, ticker, q, limit, offset }: CompanyPageQuery): Promise<[Company[], number]> {
+/** A page of companies ordered by name (then id, so pages never overlap), and the total that match (null unless `withTotal`). */
+export async function findCompanyPage(manager: EntityManager, { sector, ticker, q, limit, offset }: CompanyPageQuery, withTotal = true): Promise<[Company[], number | null]> {
   // Plain rows shaped like the entity: hydrating entities was a fifth of the CPU of a list (issue 18).
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
@@ -67,6 +67,7 @@ export async function findCompanyPage(manager: EntityManager, { sector, ticker, 
     values,
   );
   // The total is needed only when the page does not already tell it.
+  if (!withTotal) return [page, null];
   if (page.length > 0 && page.length < limit) return [page, offset + page.length];
   const [{ total }]: Array<{ total: number }> = await manager.query(`SELECT count(*)::int AS total FROM companies AS c ${where}`, filterValues);
   return [page, total];

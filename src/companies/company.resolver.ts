@@ -1,4 +1,5 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { CatalogAuthorized } from '../operations/catalog-schema';
 import { CAPS } from '../operations/catalog';
 import type { RequestContext } from '../graphql/context';
@@ -8,6 +9,8 @@ import { CashFlowStatement } from '../statements/cash-flow-statement.entity';
 import { FinancialPeriod, PeriodTypeEnum, Ratios } from '../statements/statement.types';
 import { loadRatios, loadStatement } from '../statements/statement.service';
 import { PERIOD_FORMS, type PeriodType } from '../statements/fiscal-period';
+import { plannedHistories } from '../statements/history-prefetch';
+import { parseResolveInfo, type ResolveTree } from 'graphql-parse-resolve-info';
 import { badUserInput } from '../shared/errors';
 import { Company } from './company.entity';
 import { CompanyPage } from './company.types';
@@ -20,15 +23,24 @@ const { defaultPeriods: DEFAULT_HISTORY, maxPeriods: MAX_HISTORY } = CAPS.histor
 export class CompanyResolver {
   @CatalogAuthorized()
   @Query(() => CompanyPage, { description: 'Tracked companies ordered by name, optionally filtered by sector or ticker (any case); with `q`, the best matches of a name or ticker first.' })
-  companies(
-    @Ctx() { dataSource }: RequestContext,
+  async companies(
+    @Ctx() { dataSource, loaders }: RequestContext,
+    @Info() info: GraphQLResolveInfo,
     @Arg('sector', () => String, { nullable: true }) sector: string | null,
     @Arg('ticker', () => String, { nullable: true, description: 'Exactly this ticker, any case.' }) ticker: string | null,
     @Arg('q', () => String, { nullable: true, description: 'Part of a name or the start of a ticker, any case; ranked: exact ticker, exact name, ticker prefix, name prefix, a word of the name, anywhere in the name.' }) q: string | null,
     @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` }) limit: number,
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
   ): Promise<CompanyPage> {
-    return listCompanies(dataSource, { sector, ticker, q, limit, offset });
+    const selection = Object.values((parseResolveInfo(info) as ResolveTree).fieldsByTypeName.CompanyPage ?? {});
+    // The total costs a count: only when asked for.
+    const withTotal = selection.some((field) => field.name === 'total');
+    const page = await listCompanies(dataSource, { sector, ticker, q, limit, offset }, withTotal);
+    // The statement histories the selection asks of every company on the page, read in one go (see history-prefetch).
+    const companyFields = selection.filter((field) => field.name === 'items').flatMap((items) => Object.values(items.fieldsByTypeName.Company ?? {}));
+    const histories = plannedHistories(companyFields, dataSource.manager);
+    if (histories.length > 0) await loaders.prefetched.load(dataSource.manager, page.items.map((item) => item.id), histories);
+    return page;
   }
 
   @CatalogAuthorized()
@@ -77,14 +89,16 @@ export class CompanyResolver {
   }
 
   @FieldResolver(() => [FinancialPeriod], { description: 'The last `last` periods of a type, newest first, for history and charts.' })
-  async statements(
+  statements(
     @Root() company: Company,
     @Ctx() { loaders }: RequestContext,
     @Arg('type', () => PeriodTypeEnum, { defaultValue: 'QUARTER' }) type: PeriodType,
     @Arg('last', () => Int, { defaultValue: DEFAULT_HISTORY, description: `Number of periods, 1 to ${MAX_HISTORY}.` }) last: number,
-  ): Promise<FinancialPeriod[]> {
+  ): FinancialPeriod[] | Promise<FinancialPeriod[]> {
     if (last < 1 || last > MAX_HISTORY) throw badUserInput(`last must be from 1 to ${MAX_HISTORY}, got ${last}`);
-    const periods = await loaders.periodsOfType.load({ companyId: company.id, type });
-    return periods.slice(0, last);
+    // Answered at once when the page read it ahead: no promise per company.
+    const prefetched = loaders.prefetched.history(company.id, type, last);
+    if (prefetched) return prefetched;
+    return loaders.periodsOfType.load({ companyId: company.id, type }).then((periods) => periods.slice(0, last));
   }
 }

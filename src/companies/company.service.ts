@@ -35,9 +35,10 @@ function textFilter(name: string, value: string | null | undefined, maxLength: n
 
 /**
  * A page of companies ordered by name (then id, so pages never overlap), optionally of one sector or ticker (any
- * case); with `q`, the companies whose name or ticker match it, best match first.
+ * case); with `q`, the companies whose name or ticker match it, best match first. The total that match is counted
+ * only `withTotal`.
  */
-export async function listCompanies(dataSource: DataSource, filter: CompanyFilter): Promise<CompanyPage> {
+export async function listCompanies(dataSource: DataSource, filter: CompanyFilter, withTotal = true): Promise<CompanyPage> {
   const limit = filter.limit ?? DEFAULT_PAGE_SIZE;
   const offset = filter.offset ?? 0;
   checkPaging(limit, offset);
@@ -45,8 +46,9 @@ export async function listCompanies(dataSource: DataSource, filter: CompanyFilte
   const sector = textFilter('sector', filter.sector, 64);
   const ticker = textFilter('ticker', filter.ticker, 16);
   const q = textFilter('q', filter.q, 100);
-  const [items, total] = await findCompanyPage(dataSource.manager, { sector, ticker, q, limit, offset });
-  return { items, total, limit, offset };
+  const [items, total] = await findCompanyPage(dataSource.manager, { sector, ticker, q, limit, offset }, withTotal);
+  // Without withTotal the caller promised not to read the total (GraphQL, when the selection leaves it out).
+  return { items, total: total ?? Number.NaN, limit, offset };
 }
 
 /** The sectors that have at least one company, alphabetically. */

@@ -1,5 +1,13 @@
 import type { EntityMetadata } from 'typeorm';
 
+type ColumnMetadata = EntityMetadata['columns'][number];
+
+/** A column's value as the plain row shows it: dates as YYYY-MM-DD text, numerics as float8, the rest as stored. */
+function plainValue(column: ColumnMetadata, alias: string): string {
+  const source = `${alias}."${column.databaseName}"`;
+  return column.type === 'date' ? `to_char(${source}, 'YYYY-MM-DD')` : column.type === 'numeric' ? `${source}::float8` : source;
+}
+
 /**
  * The column list that reads an entity's rows as plain objects with the entity's property names, in the shape
  * TypeORM's hydration gives them: `date` columns as YYYY-MM-DD strings, `numeric` columns as numbers (PostgreSQL's
@@ -8,11 +16,21 @@ import type { EntityMetadata } from 'typeorm';
  * Built from the metadata, so a new column on the entity is read with no change here.
  */
 export function plainColumnList(metadata: EntityMetadata, alias: string): string {
-  return metadata.columns
-    .map((column) => {
-      const source = `${alias}."${column.databaseName}"`;
-      const value = column.type === 'date' ? `to_char(${source}, 'YYYY-MM-DD')` : column.type === 'numeric' ? `${source}::float8` : source;
-      return `${value} AS "${column.propertyName}"`;
-    })
-    .join(', ');
+  return metadata.columns.map((column) => `${plainValue(column, alias)} AS "${column.propertyName}"`).join(', ');
+}
+
+/**
+ * The same plain row as one JSON object (`json_build_object`), of the named properties only or of every column: for
+ * statements that return a whole tree as one JSON value. Numerics go into the JSON as their own decimal text, which
+ * JSON.parse rounds to the same double as the float8 path (both round the exact decimal to nearest), without the
+ * cast's cost. Property names not among the entity's columns are refused, so nothing but metadata reaches the SQL.
+ */
+export function plainJsonObject(metadata: EntityMetadata, alias: string, properties: ReadonlySet<string> | 'all'): string {
+  const columns = properties === 'all' ? metadata.columns : metadata.columns.filter((column) => properties.has(column.propertyName));
+  if (properties !== 'all' && columns.length !== properties.size) {
+    const known = new Set(metadata.columns.map((column) => column.propertyName));
+    throw new Error(`not columns of ${metadata.name}: ${[...properties].filter((name) => !known.has(name)).join(', ')}`);
+  }
+  const value = (column: ColumnMetadata) => (column.type === 'numeric' ? `${alias}."${column.databaseName}"` : plainValue(column, alias));
+  return `json_build_object(${columns.map((column) => `'${column.propertyName}', ${value(column)}`).join(', ')})`;
 }

@@ -3,17 +3,15 @@ import type { EntityManager } from 'typeorm';
 import type { IncomeStatement } from './income-statement.entity';
 import type { BalanceSheet } from './balance-sheet.entity';
 import type { CashFlowStatement } from './cash-flow-statement.entity';
-import { compareNewestFirst, parseExactPeriod, type PeriodType } from './fiscal-period';
-import type { FinancialPeriod } from './statement.types';
+import { compareNewestFirst, type PeriodType } from './fiscal-period';
 import type { ValueSource } from './value-source.type';
+import { HistoryPrefetch } from './history-prefetch';
+import { availablePeriodOf, type AvailablePeriod } from './available-period';
+
+export type { AvailablePeriod } from './available-period';
 import { findStatementPeriods, findStatements, findValueSources, type StatementKey, type StatementKind, type StatementOf, type StatementPeriodRow } from './statement.repository';
 
 export type { StatementKey, StatementKind } from './statement.repository';
-
-/** A period a company has data for, and which of its statements exist. */
-export interface AvailablePeriod extends FinancialPeriod {
-  statements: Set<StatementKind>;
-}
 
 export interface PeriodsOfType {
   companyId: number;
@@ -27,6 +25,8 @@ export interface StatementLoaders {
   balance: DataLoader<StatementKey, BalanceSheet | null, string>;
   cashFlow: DataLoader<StatementKey, CashFlowStatement | null, string>;
   provenance: Record<StatementKind, DataLoader<StatementKey, ValueSource[], string>>;
+  /** Histories a page of companies read ahead in one statement (see history-prefetch). */
+  prefetched: HistoryPrefetch;
 }
 
 const keyOf = ({ companyId, period }: StatementKey) => `${companyId}|${period}`;
@@ -46,18 +46,8 @@ function statementLoader<K extends StatementKind>(manager: EntityManager, kind: 
 function periodsByCompany(companyIds: readonly number[], rows: StatementPeriodRow[]): AvailablePeriod[][] {
   const byCompany = new Map<number, AvailablePeriod[]>(companyIds.map((id) => [id, []]));
   for (const row of rows) {
-    const parsed = parseExactPeriod(row.period);
-    if (!parsed) continue; // the table's CHECK constraint makes this unreachable
-    byCompany.get(row.companyId)?.push({
-      companyId: row.companyId,
-      period: parsed.label,
-      type: parsed.type,
-      fiscalYear: parsed.fiscalYear,
-      fiscalQuarter: parsed.fiscalQuarter,
-      periodStart: row.periodStart,
-      periodEnd: row.periodEnd,
-      statements: new Set(row.kinds),
-    });
+    const period = availablePeriodOf(row);
+    if (period) byCompany.get(row.companyId)?.push(period);
   }
   return companyIds.map((id) => (byCompany.get(id) as AvailablePeriod[]).sort(compareNewestFirst));
 }
@@ -113,6 +103,7 @@ export function createStatementLoaders(manager: EntityManager): StatementLoaders
       balance: provenanceLoader(manager, 'balance'),
       cashFlow: provenanceLoader(manager, 'cashFlow'),
     },
+    prefetched: new HistoryPrefetch(),
   };
 }
 

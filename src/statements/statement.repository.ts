@@ -11,7 +11,7 @@ import { BalanceSheet } from './balance-sheet.entity';
 import { CashFlowStatement } from './cash-flow-statement.entity';
 import type { ValueSource } from './value-source.type';
 import type { PeriodType } from './fiscal-period';
-import { plainColumnList } from '../db/plain-columns';
+import { plainColumnList, plainJsonObject } from '../db/plain-columns';
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow';
 
@@ -85,6 +85,48 @@ export async function findStatementPeriods(manager: EntityManager, companyIds: r
        FROM (${union}) AS s GROUP BY company_id, period`,
     [companyIds, type ? PERIOD_LABEL_PATTERN[type] : null],
   );
+}
+
+/** A period of a company's recent history with the statements read with it (null where the company has none). */
+export interface RecentPeriodRow extends Omit<StatementPeriodRow, 'kinds'> {
+  statements: Partial<Record<StatementKind, Record<string, unknown> | null>>;
+}
+
+/**
+ * The last `last` periods of `type` of each company that have a statement, newest first (a fiscal year before its
+ * own Q4), each with the statements of the given kinds as plain objects of the chosen columns: one SQL statement
+ * that returns the whole history of a page as one JSON value, for the nested page (issue 18). A period's dates are
+ * its first statement's, in the order income, balance sheet, cash flow (as findStatementPeriods gives them).
+ */
+export async function findRecentStatements(
+  manager: EntityManager,
+  companyIds: readonly number[],
+  type: PeriodType,
+  last: number,
+  kinds: ReadonlyMap<StatementKind, ReadonlySet<string> | 'all'>,
+): Promise<RecentPeriodRow[]> {
+  const union = (Object.keys(STATEMENT_ENTITIES) as StatementKind[])
+    .map((kind, rank) => `SELECT period, period_start, period_end, ${rank} AS rank FROM ${tableOf(manager, kind)} WHERE company_id = c.id AND period LIKE $2`)
+    .join(' UNION ALL ');
+  const statements = [...kinds].map(([kind, columns]) => {
+    const metadata = manager.getRepository(STATEMENT_ENTITIES[kind]).metadata;
+    return `'${kind}', (SELECT ${plainJsonObject(metadata, 's', columns)} FROM ${metadata.tableName} AS s WHERE s.company_id = c.id AND s.period = p.period)`;
+  });
+  // Newest first by the label alone (the tables' CHECK makes it Q<n>-<yyyy> or FY<yyyy>): the year, a fiscal year
+  // before its quarters, then the quarter.
+  const newestFirst = `right(period, 4) DESC, left(period, 2) = 'FY' DESC, period DESC`;
+  const [{ history }]: Array<{ history: RecentPeriodRow[] | null }> = await manager.query(
+    `SELECT json_agg(json_build_object('companyId', c.id, 'period', p.period,
+              'periodStart', to_char(p.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(p.period_end, 'YYYY-MM-DD'),
+              'statements', json_build_object(${statements.join(', ')}))
+              ORDER BY c.position, ${newestFirst.replace(/period/g, 'p.period')}) AS history
+       FROM unnest($1::int[]) WITH ORDINALITY AS c(id, position)
+       CROSS JOIN LATERAL (
+         SELECT DISTINCT ON (right(period, 4), left(period, 2) = 'FY', period) period, period_start, period_end
+           FROM (${union}) AS u ORDER BY ${newestFirst}, rank LIMIT $3) AS p`,
+    [companyIds, PERIOD_LABEL_PATTERN[type], last],
+  );
+  return history ?? [];
 }
 
 /** The value sources of one statement kind for many (company, period) keys, in one query, by field. */
