@@ -61,14 +61,16 @@ export async function findCompanyPage(manager: EntityManager, { sector, ticker, 
       WHEN lower(c.ticker) LIKE ${prefix} || '%' THEN 2 WHEN lower(c.name) LIKE ${prefix} || '%' THEN 3
       WHEN lower(c.name) LIKE '% ' || ${prefix} || '%' THEN 4 ELSE 5 END, ${order}`;
   }
-  const page: Company[] = await manager.query(
-    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')} FROM companies AS c ${where}
-      ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
+  // The total comes with the page (a window count over the filter, before LIMIT): one statement, not two.
+  const rows: Array<Company & { matching?: number }> = await manager.query(
+    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')}${withTotal ? ', count(*) OVER ()::int AS matching' : ''}
+       FROM companies AS c ${where} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
     values,
   );
-  // The total is needed only when the page does not already tell it.
-  if (!withTotal) return [page, null];
-  if (page.length > 0 && page.length < limit) return [page, offset + page.length];
+  if (!withTotal) return [rows, null];
+  const page = rows.map(({ matching: _matching, ...company }) => company as Company);
+  if (rows.length > 0) return [page, rows[0].matching as number];
+  // An offset past the end leaves no row to carry the count.
   const [{ total }]: Array<{ total: number }> = await manager.query(`SELECT count(*)::int AS total FROM companies AS c ${where}`, filterValues);
   return [page, total];
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { CAPS } from '../operations/catalog';
 import type { PeriodType } from './fiscal-period';
 import { financialPeriodOf } from './available-period';
-import { findRecentStatements, STATEMENT_ENTITIES, type StatementKind } from './statement.repository';
+import { findRecentStatements, statementColumnNames, type StatementKind } from './statement.repository';
 import { FinancialPeriod } from './statement.types';
 
 /**
@@ -51,19 +51,13 @@ function merge(into: Map<StatementKind, ColumnChoice>, kind: StatementKind, choi
   else into.set(kind, new Set([...(present ?? []), ...choice]));
 }
 
-/** Column property names of each statement entity, from its metadata. */
-function statementColumns(manager: EntityManager): Record<StatementKind, Set<string>> {
-  const of = (kind: StatementKind) => new Set(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata.columns.map((column) => column.propertyName));
-  return { income: of('income'), balance: of('balance'), cashFlow: of('cashFlow') };
-}
-
 /**
  * The histories a selection of companies asks of each company, with the statements selected under them: `fields` are
  * the selected fields of the Company type, as graphql-parse-resolve-info gives them (fragments and directives applied).
  */
 export function plannedHistories(fields: ResolveTree[], manager: EntityManager): HistoryRequest[] {
   const requests = new Map<string, HistoryRequest>();
-  const columns = statementColumns(manager);
+  const columns = statementColumnNames(manager);
   for (const field of fields) {
     if (field.name !== 'statements') continue;
     const { type, last } = field.args as { type: PeriodType; last: number };

@@ -87,6 +87,12 @@ export async function findStatementPeriods(manager: EntityManager, companyIds: r
   );
 }
 
+/** The column property names of each statement kind, from the entities' metadata. */
+export function statementColumnNames(manager: EntityManager): Record<StatementKind, Set<string>> {
+  const of = (kind: StatementKind) => new Set(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata.columns.map((column) => column.propertyName));
+  return { income: of('income'), balance: of('balance'), cashFlow: of('cashFlow') };
+}
+
 /** A period of a company's recent history with the statements read with it (null where the company has none). */
 export interface RecentPeriodRow extends Omit<StatementPeriodRow, 'kinds'> {
   statements: Partial<Record<StatementKind, Record<string, unknown> | null>>;
