@@ -59,6 +59,22 @@ describe('Statement histories read ahead for a page of companies', () => {
     });
   }
 
+  it('answers two pages of one request from their own reads when they select different columns of the same history', async () => {
+    const response = await graphql(`{
+      first: companies(limit: 5) { items { id statements(type: ANNUAL, last: 2) { period incomeStatement { revenue } } } }
+      second: companies(limit: 5) { items { id statements(type: ANNUAL, last: 2) { period incomeStatement { netIncome } } } }
+    }`);
+    expect(response.body.errors).to.equal(undefined);
+    const { first, second } = response.body.data;
+    for (const [index, company] of first.items.entries()) {
+      const alone = await graphql(`{ company(id: ${company.id}) { statements(type: ANNUAL, last: 2) { period incomeStatement { revenue netIncome } } } }`);
+      const history = alone.body.data.company.statements;
+      expect(company.statements).to.deep.equal(history.map((p: any) => ({ period: p.period, incomeStatement: p.incomeStatement && { revenue: p.incomeStatement.revenue } })));
+      expect(second.items[index].statements).to.deep.equal(history.map((p: any) => ({ period: p.period, incomeStatement: p.incomeStatement && { netIncome: p.incomeStatement.netIncome } })));
+      expect(history.some((p: any) => p.incomeStatement?.revenue !== null && p.incomeStatement?.netIncome !== null)).to.equal(true);
+    }
+  });
+
   it('leaves an out-of-range `last` to the resolver, with the same error as without the read-ahead', async () => {
     const response = await graphql('{ companies(limit: 2) { items { statements(type: ANNUAL, last: 0) { period incomeStatement { revenue } } } } }');
     expect(response.body.data).to.equal(null);

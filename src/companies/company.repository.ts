@@ -67,8 +67,10 @@ export async function findCompanyPage(manager: EntityManager, { sector, ticker, 
        FROM companies AS c ${where} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
     values,
   );
-  if (!withTotal) return [rows, null];
-  const page = rows.map(({ matching: _matching, ...company }) => company as Company);
+  // Instances of the entity: type-graphql hands a resolver an instance as it is (it copies plain objects), so what a
+  // page read ahead for its companies can be found by the object (history-prefetch).
+  const page = rows.map(({ matching: _matching, ...company }) => Object.assign(new Company(), company));
+  if (!withTotal) return [page, null];
   if (rows.length > 0) return [page, rows[0].matching as number];
   // An offset past the end leaves no row to carry the count.
   const [{ total }]: Array<{ total: number }> = await manager.query(`SELECT count(*)::int AS total FROM companies AS c ${where}`, filterValues);

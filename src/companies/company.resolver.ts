@@ -39,7 +39,7 @@ export class CompanyResolver {
     // The statement histories the selection asks of every company on the page, read in one go (see history-prefetch).
     const companyFields = selection.filter((field) => field.name === 'items').flatMap((items) => Object.values(items.fieldsByTypeName.Company ?? {}));
     const histories = plannedHistories(companyFields, dataSource.manager);
-    if (histories.length > 0) await loaders.prefetched.load(dataSource.manager, page.items.map((item) => item.id), histories);
+    if (histories.length > 0) await loaders.prefetched.load(dataSource.manager, page.items, histories);
     return page;
   }
 
@@ -97,7 +97,7 @@ export class CompanyResolver {
   ): FinancialPeriod[] | Promise<FinancialPeriod[]> {
     if (last < 1 || last > MAX_HISTORY) throw badUserInput(`last must be from 1 to ${MAX_HISTORY}, got ${last}`);
     // Answered at once when the page read it ahead: no promise per company.
-    const prefetched = loaders.prefetched.history(company.id, type, last);
+    const prefetched = loaders.prefetched.history(company, type, last);
     if (prefetched) return prefetched;
     return loaders.periodsOfType.load({ companyId: company.id, type }).then((periods) => periods.slice(0, last));
   }

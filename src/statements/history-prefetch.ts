@@ -35,7 +35,7 @@ const { maxPeriods: MAX_HISTORY } = CAPS.history;
 const historyKey = (type: PeriodType, last: number) => `${type}|${last}`;
 
 /** The columns a selection of a statement type needs: its column fields, or all when it selects a computed field. */
-function columnsOf(kind: StatementKind, fields: Record<string, ResolveTree>, columns: Set<string>): ColumnChoice {
+function columnsOf(fields: Record<string, ResolveTree>, columns: Set<string>): ColumnChoice {
   const wanted = new Set<string>();
   for (const field of Object.values(fields)) {
     if (field.name === '__typename') continue;
@@ -68,7 +68,7 @@ export function plannedHistories(fields: ResolveTree[], manager: EntityManager):
     for (const periodField of Object.values(field.fieldsByTypeName.FinancialPeriod ?? {})) {
       const kind = KIND_FIELDS[periodField.name];
       if (!kind || Object.keys(periodField.args).length > 0) continue;
-      merge(request.kinds, kind, columnsOf(kind, periodField.fieldsByTypeName[TYPE_NAMES[kind]] ?? {}, columns[kind]));
+      merge(request.kinds, kind, columnsOf(periodField.fieldsByTypeName[TYPE_NAMES[kind]] ?? {}, columns[kind]));
     }
   }
   return [...requests.values()];
@@ -76,34 +76,42 @@ export function plannedHistories(fields: ResolveTree[], manager: EntityManager):
 
 type PrefetchedStatements = Partial<Record<StatementKind, Record<string, unknown> | null>>;
 
-/** One request's prefetched histories; empty until a page plans some. */
+/**
+ * One request's prefetched histories, by the company object of the page that read them: two pages of one request
+ * (aliases) may select different columns of the same company's history, so each answers from its own read.
+ */
 export class HistoryPrefetch {
-  private readonly histories = new Map<string, FinancialPeriod[]>();
+  private readonly histories = new WeakMap<object, Map<string, FinancialPeriod[]>>();
   /** The statements read with each period object handed out (and only those: other objects go to the loaders). */
   private readonly statements = new WeakMap<FinancialPeriod, PrefetchedStatements>();
 
-  /** Reads the planned histories of these companies (one SQL statement per distinct `(type, last)`). */
-  async load(manager: EntityManager, companyIds: number[], requests: HistoryRequest[]): Promise<void> {
-    if (companyIds.length === 0) return;
+  /** Reads the planned histories of a page's companies (one SQL statement per distinct `(type, last)`). */
+  async load(manager: EntityManager, companies: ReadonlyArray<{ id: number }>, requests: HistoryRequest[]): Promise<void> {
+    if (companies.length === 0) return;
+    const byId = new Map<number, Map<string, FinancialPeriod[]>>();
+    for (const company of companies) {
+      const histories = new Map<string, FinancialPeriod[]>();
+      this.histories.set(company, histories);
+      byId.set(company.id, histories);
+    }
     for (const { type, last, kinds } of requests) {
-      const byCompany = new Map<number, FinancialPeriod[]>(companyIds.map((id) => [id, []]));
-      for (const row of await findRecentStatements(manager, companyIds, type, last, kinds)) {
+      for (const histories of byId.values()) histories.set(historyKey(type, last), []);
+      for (const row of await findRecentStatements(manager, [...byId.keys()], type, last, kinds)) {
         const fields = financialPeriodOf(row);
         if (!fields) continue;
         // An instance of the GraphQL type, so type-graphql hands the resolvers this very object (it copies others).
         const period = Object.assign(new FinancialPeriod(), fields);
-        byCompany.get(row.companyId)?.push(period);
+        byId.get(row.companyId)?.get(historyKey(type, last))?.push(period);
         const read: PrefetchedStatements = {};
         for (const kind of kinds.keys()) read[kind] = row.statements[kind] ?? null;
         this.statements.set(period, read);
       }
-      for (const [companyId, periods] of byCompany) this.histories.set(`${companyId}|${historyKey(type, last)}`, periods);
     }
   }
 
-  /** The company's last `last` periods of `type`, newest first, when prefetched. */
-  history(companyId: number, type: PeriodType, last: number): FinancialPeriod[] | undefined {
-    return this.histories.get(`${companyId}|${historyKey(type, last)}`);
+  /** The last `last` periods of `type` of a company of a page, newest first, when that page read them. */
+  history(company: object, type: PeriodType, last: number): FinancialPeriod[] | undefined {
+    return this.histories.get(company)?.get(historyKey(type, last));
   }
 
   /** The statement of `kind` read with this period (null when the company has none), or undefined when not read. */
