@@ -69,18 +69,27 @@ export interface Posting {
 /**
  * The best `perTerm` chunks of each term by precomputed impact (read from the impact index, so a common term costs
  * `perTerm` rows, not its whole posting list: a rare term's whole list, a common term's best part), then every
- * posting of the query terms in those chunks (exact look-ups of the key), to score them exactly.
+ * posting of the query terms in those chunks, to score them exactly. The postings come from each chunk's term vector
+ * (one row per chunk), not from a look-up per chunk and term: a few thousand candidates times a few dozen terms of
+ * index probes were most of a global query's time.
  */
-export function postingsOfTopChunks(manager: EntityManager, terms: string[], perTerm: number): Promise<Posting[]> {
-  return manager.query(
+export async function postingsOfTopChunks(manager: EntityManager, terms: string[], perTerm: number): Promise<Posting[]> {
+  const frequencyOf = terms.map((_, i) => `coalesce((v.frequencies ->> $${i + 3})::int, 0)`);
+  const rows: Array<{ chunk_id: number; chunk_terms: number; frequencies: number[] }> = await manager.query(
     `WITH candidates AS (
-       SELECT DISTINCT best.chunk_id, best.company_id FROM unnest($1::text[]) AS q(term)
-        CROSS JOIN LATERAL (SELECT p.chunk_id, p.company_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
-     SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms
-       FROM candidates c CROSS JOIN unnest($1::text[]) AS q(term)
-       JOIN chunk_postings p ON p.company_id = c.company_id AND p.term = q.term AND p.chunk_id = c.chunk_id`,
-    [terms, perTerm],
+       SELECT DISTINCT best.chunk_id FROM unnest($1::text[]) AS q(term)
+        CROSS JOIN LATERAL (SELECT p.chunk_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
+     SELECT v.chunk_id, v.chunk_terms, ARRAY[${frequencyOf.join(', ')}] AS frequencies
+       FROM chunk_term_vectors v WHERE v.chunk_id = ANY(ARRAY(SELECT chunk_id FROM candidates))`,
+    [terms, perTerm, ...terms],
   );
+  const postings: Posting[] = [];
+  for (const row of rows) {
+    row.frequencies.forEach((frequency, i) => {
+      if (frequency > 0) postings.push({ chunk_id: row.chunk_id, term: terms[i], frequency, chunk_terms: row.chunk_terms });
+    });
+  }
+  return postings;
 }
 
 /** Every posting of the query terms within the filter (a company's chunks are few enough to score all). */
