@@ -217,7 +217,7 @@ describe('search: the global text leg\'s candidates', () => {
         [terms, perTerm],
       );
       const key = (posting: Posting) => `${posting.chunk_id}|${posting.term}|${posting.frequency}|${posting.chunk_terms}`;
-      const actual = await postingsOfTopChunks(manager, terms, perTerm);
+      const actual = await postingsOfTopChunks(manager, { candidateTerms: terms, scoredTerms: terms, perTerm });
       expect(actual.map(key).sort(), `${terms.join(' ')} / ${perTerm}`).to.deep.equal(expected.map(key).sort());
     }
   });

@@ -67,26 +67,29 @@ export interface Posting {
 }
 
 /**
- * The best `perTerm` chunks of each term by precomputed impact (read from the impact index, so a common term costs
- * `perTerm` rows, not its whole posting list: a rare term's whole list, a common term's best part), then every
- * posting of the query terms in those chunks, to score them exactly. The postings come from each chunk's term vector
- * (one row per chunk), not from a look-up per chunk and term: a few thousand candidates times a few dozen terms of
- * index probes were most of a global query's time.
+ * The best `perTerm` chunks of each of `candidateTerms` by precomputed impact (read from the impact index, so a common
+ * term costs `perTerm` rows, not its whole posting list: a rare term's whole list, a common term's best part), then
+ * every posting of `scoredTerms` in those chunks, to score them exactly. The postings come from each chunk's term
+ * vector (one row per chunk), not from a look-up per chunk and term: a few thousand candidates times a few dozen
+ * terms of index probes were most of a global query's time.
  */
-export async function postingsOfTopChunks(manager: EntityManager, terms: string[], perTerm: number): Promise<Posting[]> {
-  const frequencyOf = terms.map((_, i) => `coalesce((v.frequencies ->> $${i + 3})::int, 0)`);
+export async function postingsOfTopChunks(
+  manager: EntityManager,
+  { candidateTerms, scoredTerms, perTerm }: { candidateTerms: string[]; scoredTerms: string[]; perTerm: number },
+): Promise<Posting[]> {
+  const frequencyOf = scoredTerms.map((_, i) => `coalesce((v.frequencies ->> $${i + 3})::int, 0)`);
   const rows: Array<{ chunk_id: number; chunk_terms: number; frequencies: number[] }> = await manager.query(
-    `WITH candidates AS (
-       SELECT DISTINCT best.chunk_id FROM unnest($1::text[]) AS q(term)
-        CROSS JOIN LATERAL (SELECT p.chunk_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
-     SELECT v.chunk_id, v.chunk_terms, ARRAY[${frequencyOf.join(', ')}] AS frequencies
-       FROM chunk_term_vectors v WHERE v.chunk_id = ANY(ARRAY(SELECT chunk_id FROM candidates))`,
-    [terms, perTerm, ...terms],
+    `SELECT v.chunk_id, v.chunk_terms, ARRAY[${frequencyOf.join(', ')}] AS frequencies
+       FROM chunk_term_vectors v
+      WHERE v.chunk_id = ANY(ARRAY(
+        SELECT best.chunk_id FROM unnest($1::text[]) AS q(term)
+         CROSS JOIN LATERAL (SELECT p.chunk_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best))`,
+    [candidateTerms, perTerm, ...scoredTerms],
   );
   const postings: Posting[] = [];
   for (const row of rows) {
     row.frequencies.forEach((frequency, i) => {
-      if (frequency > 0) postings.push({ chunk_id: row.chunk_id, term: terms[i], frequency, chunk_terms: row.chunk_terms });
+      if (frequency > 0) postings.push({ chunk_id: row.chunk_id, term: scoredTerms[i], frequency, chunk_terms: row.chunk_terms });
     });
   }
   return postings;

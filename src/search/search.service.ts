@@ -144,20 +144,30 @@ async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilte
   if (!terms.some((term) => frequencies.has(term)) || stats.chunks === 0) return [];
   const idf = new Map(present.map((term) => [term, inverseDocumentFrequency(stats.chunks, frequencies.get(term) as number)]));
   const filtered = filter.companyIds !== null || restrictsDocuments(filter);
-  const postings: Posting[] = filtered ? await postingsWithin(manager, present, filter) : await postingsOfTopChunks(manager, present, POSTINGS_PER_TERM);
+  const postings: Posting[] = filtered
+    ? await postingsWithin(manager, present, filter)
+    : await postingsOfTopChunks(manager, { candidateTerms: present, scoredTerms: present, perTerm: POSTINGS_PER_TERM });
 
   const scores = new Map<number, number>();
+  const ownTermsOf = new Map<number, Set<string>>();
   for (const posting of postings) {
     const score = (weight.get(posting.term) as number) * (idf.get(posting.term) as number) * termImpact(posting.frequency, posting.chunk_terms, stats.averageLength);
     scores.set(posting.chunk_id, (scores.get(posting.chunk_id) ?? 0) + score);
+    if (asked.has(posting.term)) (ownTermsOf.get(posting.chunk_id) ?? ownTermsOf.set(posting.chunk_id, new Set()).get(posting.chunk_id) as Set<string>).add(posting.term);
   }
   const ranked = [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
   const head = ranked.slice(0, Math.max(PHRASE_RERANK, limit));
-  // The phrase boost looks at the query's own words only, in their order.
+  // The phrase boost looks at the query's own words only, in their order. A chunk without both words of some
+  // neighbouring pair gets none, so only the others are read and tokenized.
   const ordered = terms.filter((term) => idf.has(term));
-  if (ordered.length > 1 && head.length > 0) {
-    for (const [id, text] of await chunkTexts(manager, head.map((entry) => entry.id))) texts.set(id, text);
-    for (const entry of head) {
+  const mayHavePhrase = (id: number) => {
+    const has = ownTermsOf.get(id);
+    return has !== undefined && ordered.some((term, i) => i + 1 < ordered.length && has.has(term) && has.has(ordered[i + 1]));
+  };
+  const phraseCandidates = ordered.length > 1 ? head.filter((entry) => mayHavePhrase(entry.id)) : [];
+  if (phraseCandidates.length > 0) {
+    for (const [id, text] of await chunkTexts(manager, phraseCandidates.map((entry) => entry.id))) texts.set(id, text);
+    for (const entry of phraseCandidates) {
       const text = texts.get(entry.id);
       if (text) entry.score += PHRASE_WEIGHT * proximityBonus(ordered, idf, searchableText(text.context, text.content));
     }
