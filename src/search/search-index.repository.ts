@@ -47,16 +47,20 @@ export function documentCondition(chunkColumn: string, filter: ChunkFilter, firs
   };
 }
 
-export async function corpusStats(manager: EntityManager): Promise<CorpusStats> {
-  const [row]: Array<{ chunks: string; total_terms: string }> = await manager.query('SELECT chunks, total_terms FROM search_corpus_stats WHERE id = 1');
-  const chunks = Number(row?.chunks ?? 0);
-  return { chunks, averageLength: chunks > 0 ? Number(row.total_terms) / chunks : 0 };
-}
-
-/** Chunks containing each term, for the terms in the index. */
-export async function chunksPerTerm(manager: EntityManager, terms: string[]): Promise<Map<string, number>> {
-  const rows: Array<{ term: string; chunks: number }> = await manager.query('SELECT term, chunks FROM search_terms WHERE term = ANY($1::text[]) AND chunks > 0', [terms]);
-  return new Map(rows.map((row) => [row.term, row.chunks]));
+/** The collection statistics and the chunks containing each of `terms` that is in the index, in one statement. */
+export async function termStatistics(manager: EntityManager, terms: string[]): Promise<{ stats: CorpusStats; chunksPerTerm: Map<string, number> }> {
+  const rows: Array<{ term: string | null; chunks: string | number }> = await manager.query(
+    `SELECT NULL AS term, chunks, total_terms FROM search_corpus_stats WHERE id = 1
+     UNION ALL
+     SELECT term, chunks, NULL FROM search_terms WHERE term = ANY($1::text[]) AND chunks > 0`,
+    [terms],
+  );
+  const totals = rows.find((row) => row.term === null) as { chunks: string; total_terms: string } | undefined;
+  const chunks = Number(totals?.chunks ?? 0);
+  return {
+    stats: { chunks, averageLength: chunks > 0 ? Number(totals?.total_terms) / chunks : 0 },
+    chunksPerTerm: new Map(rows.filter((row) => row.term !== null).map((row) => [row.term as string, Number(row.chunks)])),
+  };
 }
 
 export interface Posting {
