@@ -81,7 +81,7 @@ export async function postingsOfTopChunks(
   manager: EntityManager,
   { candidateTerms, scoredTerms, perTerm }: { candidateTerms: string[]; scoredTerms: string[]; perTerm: number },
 ): Promise<Posting[]> {
-  const frequencyOf = scoredTerms.map((_, i) => `coalesce((v.frequencies ->> $${i + 3})::int, 0)`);
+  const frequencyOf = scoredTerms.map((_, i) => `coalesce((v.frequencies ->> $${i + 3}::text)::int, 0)`);
   const rows: Array<{ chunk_id: number; chunk_terms: number; frequencies: number[] }> = await manager.query(
     `SELECT v.chunk_id, v.chunk_terms, ARRAY[${frequencyOf.join(', ')}] AS frequencies
        FROM chunk_term_vectors v
