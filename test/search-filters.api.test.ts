@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { graphql, request } from './helpers/http';
+import { postingsOfTopChunks, type Posting } from '../src/search/search-index.repository';
 
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -142,7 +143,7 @@ describe('search: context of chunks, filters and diversity', () => {
     expect(body.data.map((hit: any) => hit.document_id)).to.include(shortId);
   });
 
-  it('keeps the BM25 statistics true when a company and its documents are deleted', async () => {
+  it('keeps the BM25 statistics and term vectors true when a company and its documents are deleted', async () => {
     const consistent = async () => {
       const [stats] = await sql('SELECT chunks::int AS chunks, total_terms::int AS terms FROM search_corpus_stats');
       const [actual] = await sql('SELECT count(*)::int AS chunks, sum(term_count)::int AS terms FROM document_chunks');
@@ -150,7 +151,15 @@ describe('search: context of chunks, filters and diversity', () => {
         `SELECT count(*)::int AS mismatched FROM search_terms t
           WHERE t.chunks <> (SELECT count(*) FROM chunk_postings p WHERE p.term = t.term)`,
       );
-      return { stats, actual, mismatched };
+      // Each indexed chunk's term vector holds exactly its postings, and no vector outlives its chunk.
+      const [{ vectorsAmiss }] = await sql(
+        `WITH from_postings AS (SELECT chunk_id, min(chunk_terms) AS chunk_terms, jsonb_object_agg(term, frequency) AS frequencies FROM chunk_postings GROUP BY chunk_id)
+         SELECT count(*)::int AS "vectorsAmiss" FROM (
+           (SELECT chunk_id, chunk_terms, frequencies FROM chunk_term_vectors EXCEPT SELECT * FROM from_postings)
+           UNION ALL
+           (SELECT * FROM from_postings EXCEPT SELECT chunk_id, chunk_terms, frequencies FROM chunk_term_vectors)) AS differences`,
+      );
+      return { stats, actual, mismatched, vectorsAmiss };
     };
     const before = await consistent();
     expect(before.stats).to.deep.equal(before.actual);
@@ -159,6 +168,8 @@ describe('search: context of chunks, filters and diversity', () => {
     expect(after.stats).to.deep.equal(after.actual);
     expect(after.stats.chunks).to.be.below(before.stats.chunks);
     expect(after.mismatched).to.equal(0);
+    expect(before.vectorsAmiss).to.equal(0);
+    expect(after.vectorsAmiss).to.equal(0);
     expect(await sql('SELECT 1 FROM chunk_postings WHERE company_id = ANY($1::int[])', [[quill, brant]])).to.deep.equal([]);
     const { body } = await post('/v1/search', { query: `${topic} supply`, mode: 'text' });
     expect(body.data.filter((hit: any) => [quill, brant].includes(hit.company_id))).to.deep.equal([]);
@@ -166,4 +177,50 @@ describe('search: context of chunks, filters and diversity', () => {
 
   // The shared database holds only the demo companies for the other suites.
   after(() => sql('DELETE FROM companies WHERE id = ANY($1::int[])', [[quill, brant]]));
+});
+
+describe('search: the global text leg\'s candidates', () => {
+  const marker = `lexeme${Date.now() % 100000}`;
+  const vocabulary = Array.from({ length: 40 }, (_, i) => `${marker}w${i}`);
+  let company: number;
+
+  /** Deterministic pseudo-random numbers (mulberry32), so a failure can be reproduced. */
+  const random = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  before(async () => {
+    company = await createCompany('Lexeme Generated Corpus', 'LXG');
+    const next = random(7);
+    // Skewed word choice and varied lengths: common and rare terms, repeated terms, short and long chunks.
+    const paragraph = () => Array.from({ length: 5 + Math.floor(next() * 60) }, () => vocabulary[Math.floor(vocabulary.length * next() ** 2)]).join(' ');
+    for (let i = 0; i < 12; i += 1) {
+      await ingest({ company_id: company, title: `Generated ${i}`, doc_type: 'note', content: Array.from({ length: 6 }, paragraph).join('\n\n') });
+    }
+  });
+
+  it('holds every posting of the query terms in the best chunks of each term, as the postings table does', async () => {
+    const manager = app().database.dataSource.manager;
+    const next = random(11);
+    for (let round = 0; round < 25; round += 1) {
+      const terms = [...new Set(Array.from({ length: 1 + Math.floor(next() * 8) }, () => vocabulary[Math.floor(next() * vocabulary.length)]))];
+      const perTerm = 1 + Math.floor(next() * 30);
+      const expected: Posting[] = await sql(
+        `WITH candidates AS (
+           SELECT DISTINCT best.chunk_id FROM unnest($1::text[]) AS q(term)
+            CROSS JOIN LATERAL (SELECT p.chunk_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
+         SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms FROM chunk_postings p JOIN candidates c USING (chunk_id) WHERE p.term = ANY($1::text[])`,
+        [terms, perTerm],
+      );
+      const key = (posting: Posting) => `${posting.chunk_id}|${posting.term}|${posting.frequency}|${posting.chunk_terms}`;
+      const actual = await postingsOfTopChunks(manager, { candidateTerms: terms, scoredTerms: terms, perTerm });
+      expect(actual.map(key).sort(), `${terms.join(' ')} / ${perTerm}`).to.deep.equal(expected.map(key).sort());
+    }
+  });
+
+  after(() => sql('DELETE FROM companies WHERE id = $1', [company]));
 });

@@ -13,6 +13,7 @@ import { toVectorLiteral, type Embedder } from './embedder';
 const CHUNKS_PER_INSERT = 500;
 const POSTINGS_PER_INSERT = 5_000;
 const VECTORS_PER_INSERT = 500;
+const TERM_VECTORS_PER_INSERT = 500;
 
 export interface NewChunk {
   content: string;
@@ -60,7 +61,8 @@ export async function insertChunks(manager: EntityManager, document: Document, c
 }
 
 /**
- * Adds chunks to the BM25 index: their postings, the chunk count of each of their terms, and the corpus totals.
+ * Adds chunks to the BM25 index: their postings, their term vectors (all their frequencies in one row, which scores a
+ * candidate in one read), the chunk count of each of their terms, and the corpus totals.
  * Terms are upserted in sorted order, so concurrent ingestions lock shared term rows in the same order (no deadlock).
  */
 export async function indexChunks(manager: EntityManager, chunks: StoredChunk[]): Promise<void> {
@@ -110,6 +112,14 @@ export async function indexChunks(manager: EntityManager, chunks: StoredChunk[])
     'UPDATE document_chunks c SET term_count = t.length FROM unnest($1::int[], $2::int[]) AS t(id, length) WHERE c.id = t.id',
     [counted.map((c) => c.chunk.id), counted.map((c) => c.length)],
   );
+  for (let start = 0; start < counted.length; start += TERM_VECTORS_PER_INSERT) {
+    const batch = counted.slice(start, start + TERM_VECTORS_PER_INSERT);
+    await manager.query(
+      `INSERT INTO chunk_term_vectors (chunk_id, chunk_terms, frequencies)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::jsonb[])`,
+      [batch.map((c) => c.chunk.id), batch.map((c) => c.length), batch.map((c) => JSON.stringify(Object.fromEntries([...c.frequencies].map(([term, frequency]) => [term, Math.min(frequency, 32_767)]))))],
+    );
+  }
 }
 
 /** A document stored before chunks had a context and a BM25 index, with what is needed to give them both. */

@@ -47,16 +47,20 @@ export function documentCondition(chunkColumn: string, filter: ChunkFilter, firs
   };
 }
 
-export async function corpusStats(manager: EntityManager): Promise<CorpusStats> {
-  const [row]: Array<{ chunks: string; total_terms: string }> = await manager.query('SELECT chunks, total_terms FROM search_corpus_stats WHERE id = 1');
-  const chunks = Number(row?.chunks ?? 0);
-  return { chunks, averageLength: chunks > 0 ? Number(row.total_terms) / chunks : 0 };
-}
-
-/** Chunks containing each term, for the terms in the index. */
-export async function chunksPerTerm(manager: EntityManager, terms: string[]): Promise<Map<string, number>> {
-  const rows: Array<{ term: string; chunks: number }> = await manager.query('SELECT term, chunks FROM search_terms WHERE term = ANY($1::text[]) AND chunks > 0', [terms]);
-  return new Map(rows.map((row) => [row.term, row.chunks]));
+/** The collection statistics and the chunks containing each of `terms` that is in the index, in one statement. */
+export async function termStatistics(manager: EntityManager, terms: string[]): Promise<{ stats: CorpusStats; chunksPerTerm: Map<string, number> }> {
+  const rows: Array<{ term: string | null; chunks: string | number }> = await manager.query(
+    `SELECT NULL AS term, chunks, total_terms FROM search_corpus_stats WHERE id = 1
+     UNION ALL
+     SELECT term, chunks, NULL FROM search_terms WHERE term = ANY($1::text[]) AND chunks > 0`,
+    [terms],
+  );
+  const totals = rows.find((row) => row.term === null) as { chunks: string; total_terms: string } | undefined;
+  const chunks = Number(totals?.chunks ?? 0);
+  return {
+    stats: { chunks, averageLength: chunks > 0 ? Number(totals?.total_terms) / chunks : 0 },
+    chunksPerTerm: new Map(rows.filter((row) => row.term !== null).map((row) => [row.term as string, Number(row.chunks)])),
+  };
 }
 
 export interface Posting {
@@ -67,20 +71,32 @@ export interface Posting {
 }
 
 /**
- * The best `perTerm` chunks of each term by precomputed impact (read from the impact index, so a common term costs
- * `perTerm` rows, not its whole posting list: a rare term's whole list, a common term's best part), then every
- * posting of the query terms in those chunks (exact look-ups of the key), to score them exactly.
+ * The best `perTerm` chunks of each of `candidateTerms` by precomputed impact (read from the impact index, so a common
+ * term costs `perTerm` rows, not its whole posting list: a rare term's whole list, a common term's best part), then
+ * every posting of `scoredTerms` in those chunks, to score them exactly. The postings come from each chunk's term
+ * vector (one row per chunk), not from a look-up per chunk and term: a few thousand candidates times a few dozen
+ * terms of index probes were most of a global query's time.
  */
-export function postingsOfTopChunks(manager: EntityManager, terms: string[], perTerm: number): Promise<Posting[]> {
-  return manager.query(
-    `WITH candidates AS (
-       SELECT DISTINCT best.chunk_id, best.company_id FROM unnest($1::text[]) AS q(term)
-        CROSS JOIN LATERAL (SELECT p.chunk_id, p.company_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
-     SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms
-       FROM candidates c CROSS JOIN unnest($1::text[]) AS q(term)
-       JOIN chunk_postings p ON p.company_id = c.company_id AND p.term = q.term AND p.chunk_id = c.chunk_id`,
-    [terms, perTerm],
+export async function postingsOfTopChunks(
+  manager: EntityManager,
+  { candidateTerms, scoredTerms, perTerm }: { candidateTerms: string[]; scoredTerms: string[]; perTerm: number },
+): Promise<Posting[]> {
+  const frequencyOf = scoredTerms.map((_, i) => `coalesce((v.frequencies ->> $${i + 3}::text)::int, 0)`);
+  const rows: Array<{ chunk_id: number; chunk_terms: number; frequencies: number[] }> = await manager.query(
+    `SELECT v.chunk_id, v.chunk_terms, ARRAY[${frequencyOf.join(', ')}] AS frequencies
+       FROM chunk_term_vectors v
+      WHERE v.chunk_id = ANY(ARRAY(
+        SELECT best.chunk_id FROM unnest($1::text[]) AS q(term)
+         CROSS JOIN LATERAL (SELECT p.chunk_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best))`,
+    [candidateTerms, perTerm, ...scoredTerms],
   );
+  const postings: Posting[] = [];
+  for (const row of rows) {
+    row.frequencies.forEach((frequency, i) => {
+      if (frequency > 0) postings.push({ chunk_id: row.chunk_id, term: scoredTerms[i], frequency, chunk_terms: row.chunk_terms });
+    });
+  }
+  return postings;
 }
 
 /** Every posting of the query terms within the filter (a company's chunks are few enough to score all). */

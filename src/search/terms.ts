@@ -12,20 +12,34 @@ const STOP_WORDS = new Set(
     .split(' '),
 );
 
+const SUFFIX_RULES: Array<[RegExp, string]> = [
+  [/ies$/, 'y'], [/sses$/, 'ss'], [/([^s])s$/, '$1'], [/ingly$/, ''], [/edly$/, ''], [/ing$/, ''], [/ed$/, ''],
+  [/ational$/, 'ate'], [/ization$/, 'ize'], [/ness$/, ''], [/ments?$/, ''], [/ly$/, ''],
+];
+
+/**
+ * Stems already worked out: a query tokenizes a hundred passages for its phrase boost and near-duplicate checks, and
+ * filings repeat the same few thousand words. Bounded, and emptied when full, so odd tokens cannot grow it forever.
+ */
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 50_000;
+
 /** A light suffix stripper (a small Porter-like stemmer): enough to join plurals and common inflections. */
 export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
-  const rules: Array<[RegExp, string]> = [
-    [/ies$/, 'y'], [/sses$/, 'ss'], [/([^s])s$/, '$1'], [/ingly$/, ''], [/edly$/, ''], [/ing$/, ''], [/ed$/, ''],
-    [/ational$/, 'ate'], [/ization$/, 'ize'], [/ness$/, ''], [/ments?$/, ''], [/ly$/, ''],
-  ];
-  for (const [pattern, replacement] of rules) {
+  const known = STEMS.get(word);
+  if (known !== undefined) return known;
+  let stemmed = word;
+  for (const [pattern, replacement] of SUFFIX_RULES) {
     if (pattern.test(word)) {
-      const stemmed = word.replace(pattern, replacement);
-      return stemmed.length >= 3 ? stemmed : word;
+      const stripped = word.replace(pattern, replacement);
+      stemmed = stripped.length >= 3 ? stripped : word;
+      break;
     }
   }
-  return word;
+  if (STEMS.size >= MAX_STEMS) STEMS.clear();
+  STEMS.set(word, stemmed);
+  return stemmed;
 }
 
 /** Lower-case words and numbers; accents are folded ("Nestlé" → "nestle") so spellings with and without meet. */
