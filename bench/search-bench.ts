@@ -1,7 +1,7 @@
 /**
  * Ingestion throughput and query latency of search, printed as figures (no pass/fail).
  *
- *   npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json] [--keep <dir>]
+ *   npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json] [--keep <dir> [--refit]]
  *
  * Stage 1 ingests `<folder>/filings/corpus.jsonl` (35 real 10-K/10-Q filings, one document per filing section).
  * Stage 2 grows the index to --target-chunks with synthetic documents: the same filings' paragraphs reshuffled
@@ -10,7 +10,8 @@
  * database created for the run and dropped after it; otherwise on a fresh embedded database. While each refit runs, a
  * search and a small ingestion are timed every few hundred milliseconds, to show how long a refit holds them up.
  * `--keep <dir>` keeps the embedded database in <dir> after the run; a later run with the same --keep only measures the
- * queries on it (to compare query-side changes at 100,000 chunks without ingesting again).
+ * queries on it (to compare query-side changes at 100,000 chunks without ingesting again); with `--refit` as well, it
+ * refits the built-in model on the kept corpus once more, with the probes, instead (to measure a refit at that size).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,20 +41,23 @@ interface Options {
   rounds: number;
   json: boolean;
   keep: string | null;
+  refit: boolean;
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { folder: '', targetChunks: 100_000, rounds: 3, json: false, keep: null };
+  const options: Options = { folder: '', targetChunks: 100_000, rounds: 3, json: false, keep: null, refit: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') options.json = true;
     else if (arg === '--target-chunks') options.targetChunks = Number(argv[++i]);
     else if (arg === '--rounds') options.rounds = Number(argv[++i]);
     else if (arg === '--keep') options.keep = path.resolve(argv[++i] ?? '');
+    else if (arg === '--refit') options.refit = true;
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new BenchError(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new BenchError('usage: npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json] [--keep <dir>]');
+  if (!options.folder) throw new BenchError('usage: npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json] [--keep <dir> [--refit]]');
+  if (options.refit && !options.keep) throw new BenchError('--refit refits a kept database: give --keep <dir> too');
   if (!Number.isInteger(options.targetChunks) || options.targetChunks < 1) throw new BenchError('--target-chunks must be a positive integer');
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new BenchError('--rounds must be a positive integer');
   return options;
@@ -120,37 +124,47 @@ async function ingestAll(backend: SearchBackend, documents: Iterable<SectionDocu
 }
 
 const PROBE_INTERVAL_MS = 250;
+/** Probes timed before a refit starts: how long the same search and ingestion take without one. */
+const BASELINE_PROBES = 20;
 
 const millisecondsSince = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
+
+/** Times a hybrid search, then the ingestion of a one-paragraph document, every PROBE_INTERVAL_MS while `running()`. */
+async function probeRequests(backend: SearchBackend, companyId: number, running: (probes: number) => boolean) {
+  const searches: number[] = [];
+  const ingestions: number[] = [];
+  for (let i = 0; running(i); i += 1) {
+    let started = process.hrtime.bigint();
+    await search(backend, { query: QUERIES[i % QUERIES.length], mode: 'HYBRID', topK: 10 });
+    searches.push(millisecondsSince(started));
+    started = process.hrtime.bigint();
+    await ingestDocument(backend, { companyId, title: `refit probe ${i}`, docType: 'other', content: `Probe paragraph ${i} written while the model is refitted.`, format: 'TEXT' });
+    ingestions.push(millisecondsSince(started));
+    await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
+  }
+  const longest = (values: number[]) => (values.length > 0 ? Math.max(...values) : 0);
+  const median = (values: number[]) => (values.length > 0 ? percentile([...values].sort((a, b) => a - b), 50) : 0);
+  return {
+    searches: searches.length, longestSearchMs: longest(searches), medianSearchMs: median(searches),
+    ingestions: ingestions.length, longestIngestionMs: longest(ingestions), medianIngestionMs: median(ingestions),
+  };
+}
 
 /**
  * Refits the built-in model on the grown corpus and re-embeds every chunk; meanwhile a hybrid search and the ingestion
  * of a one-paragraph document are timed every PROBE_INTERVAL_MS, so the longest wait either saw is what the refit
- * held them up at most.
+ * held them up at most. The same probes are timed BASELINE_PROBES times first, without a refit, for comparison.
  */
 async function timedRefit(backend: SearchBackend, companyId: number, log: (m: string) => void) {
+  const baseline = await probeRequests(backend, companyId, (probes) => probes < BASELINE_PROBES);
   let refitting = true;
-  const searches: number[] = [];
-  const ingestions: number[] = [];
-  const probe = (async () => {
-    for (let i = 0; refitting; i += 1) {
-      let started = process.hrtime.bigint();
-      await search(backend, { query: QUERIES[i % QUERIES.length], mode: 'HYBRID', topK: 10 });
-      searches.push(millisecondsSince(started));
-      started = process.hrtime.bigint();
-      await ingestDocument(backend, { companyId, title: `refit probe ${i}`, docType: 'other', content: `Probe paragraph ${i} written while the model is refitted.`, format: 'TEXT' });
-      ingestions.push(millisecondsSince(started));
-      await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
-    }
-  })();
+  const probe = probeRequests(backend, companyId, () => refitting);
   const started = process.hrtime.bigint();
   const refitted = await backend.models.refitIfStale().finally(() => {
     refitting = false;
   });
   const seconds = millisecondsSince(started) / 1000;
-  await probe;
-  const longest = (values: number[]) => (values.length > 0 ? Math.max(...values) : 0);
-  const during = { searches: searches.length, longestSearchMs: longest(searches), ingestions: ingestions.length, longestIngestionMs: longest(ingestions) };
+  const during = { ...(await probe), baseline };
   if (refitted) {
     log(`  model fitted and every chunk re-embedded in ${seconds.toFixed(1)} s; meanwhile ${during.searches} searches (longest ${during.longestSearchMs.toFixed(0)} ms) and ${during.ingestions} ingestions (longest ${during.longestIngestionMs.toFixed(0)} ms)`);
   }
@@ -234,6 +248,20 @@ async function buildIndex(database: Database, backend: SearchBackend, options: O
   return stages;
 }
 
+/**
+ * `--keep <dir> --refit`: the model in use is marked as fitted on a corpus a third smaller than the kept one, so a
+ * refit is due, then refitted with the probes as after a stage. (The probes stored by earlier runs change the sample,
+ * so the fit is a new model, never the same one again.)
+ */
+async function refitKept(database: Database, backend: SearchBackend, companyId: number, log: (m: string) => void): Promise<Stage> {
+  const totalChunks = await countChunks(database);
+  await database.dataSource.query('UPDATE embedding_models SET corpus_chunks = floor($1 / 1.5) WHERE ready_at IS NOT NULL', [totalChunks]);
+  log(`refitting the built-in model on the kept ${totalChunks} chunks`);
+  const { fitSeconds, during } = await timedRefit(backend, companyId, log);
+  const ingestion = { documents: 0, chunks: 0, seconds: 0, chunksPerSecond: 0, fitSeconds, duringRefit: during };
+  return { name: 'kept index, refitted', totalChunks, ingestion, latency: {} };
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   const log = (message: string) => options.json || process.stderr.write(`${message}\n`);
@@ -257,7 +285,7 @@ async function main(): Promise<void> {
     teardown.add('stop the search model', () => backend.models.close());
 
     const stages = kept
-      ? [{ name: 'kept index', totalChunks: await countChunks(database), ingestion: null, latency: await measureQueries(backend, options.rounds, kept.firstCompany) }]
+      ? [options.refit ? await refitKept(database, backend, kept.firstCompany, log) : { name: 'kept index', totalChunks: await countChunks(database), ingestion: null, latency: await measureQueries(backend, options.rounds, kept.firstCompany) }]
       : await buildIndex(database, backend, options, log);
 
     const report = { database: throwaway?.description ?? 'embedded PostgreSQL (PGlite)', embedder: (await backend.models.current())?.model ?? 'none', vector: backend.vectorAvailable, stages };
@@ -268,13 +296,16 @@ async function main(): Promise<void> {
     process.stdout.write(`\nsearch benchmark: ${report.database}, embedder ${report.embedder}${report.vector ? '' : ' (no pgvector: text leg only)'}\n`);
     for (const stage of stages) {
       const { ingestion } = stage;
-      if (!ingestion) process.stdout.write(`\n${stage.name}: ${stage.totalChunks} chunks, reused from ${dataDir}\n`);
+      if (!ingestion || ingestion.documents === 0) process.stdout.write(`\n${stage.name}: ${stage.totalChunks} chunks, reused from ${dataDir}\n`);
       else process.stdout.write(`\n${stage.name}: ${ingestion.documents} documents, ${ingestion.chunks} chunks in ${ingestion.seconds.toFixed(1)} s = ${ingestion.chunksPerSecond.toFixed(0)} chunks/s; index now ${stage.totalChunks} chunks\n`);
       if (ingestion && ingestion.fitSeconds > 0) process.stdout.write(`built-in model refitted on ${stage.totalChunks} chunks and every chunk re-embedded: ${ingestion.fitSeconds.toFixed(1)} s\n`);
       const during = ingestion?.duringRefit;
       if (during && ingestion && ingestion.fitSeconds > 0) {
-        process.stdout.write(`during the refit: ${during.searches} hybrid searches, longest ${during.longestSearchMs.toFixed(0)} ms; ${during.ingestions} ingestions, longest ${during.longestIngestionMs.toFixed(0)} ms\n`);
+        process.stdout.write(`during the refit: ${during.searches} hybrid searches, longest ${during.longestSearchMs.toFixed(0)} ms (median ${during.medianSearchMs.toFixed(0)}); ${during.ingestions} ingestions, longest ${during.longestIngestionMs.toFixed(0)} ms (median ${during.medianIngestionMs.toFixed(0)})\n`);
+        const { baseline } = during;
+        process.stdout.write(`the same probes before the refit: ${baseline.searches} hybrid searches, longest ${baseline.longestSearchMs.toFixed(0)} ms (median ${baseline.medianSearchMs.toFixed(0)}); ${baseline.ingestions} ingestions, longest ${baseline.longestIngestionMs.toFixed(0)} ms (median ${baseline.medianIngestionMs.toFixed(0)})\n`);
       }
+      if (Object.keys(stage.latency).length === 0) continue;
       process.stdout.write(`${'query (top 10)'.padEnd(24)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'runs'.padStart(7)}\n`);
       for (const [name, figures] of Object.entries(stage.latency)) {
         process.stdout.write(`${name.padEnd(24)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${String(figures.queries).padStart(7)}\n`);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { chunkText, splitSentences } from '../src/search/chunker';
 import { reciprocalRankFusion } from '../src/search/fusion';
-import { DEFAULT_LSA_OPTIONS, fitLsa, LsaProjector } from '../src/search/lsa';
+import { DEFAULT_LSA_OPTIONS, fitLsa, LsaProjector, SAMPLE_SEPARATOR, sampleTexts } from '../src/search/lsa';
 import { stem, termsOf } from '../src/search/terms';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
@@ -132,5 +132,12 @@ describe('built-in embedder (LSA)', () => {
     expect(single.rank).to.equal(1);
     expect(cosine(new LsaProjector(single).embed('revenue'), new LsaProjector(single).embed('passage'))).to.be.closeTo(1, 1e-6);
     expect(fitLsa([], DEFAULT_LSA_OPTIONS).rank).to.equal(0);
+  });
+
+  it('gets back the sample texts, empty and non-ASCII ones included, from the bytes sent to the fit worker', () => {
+    const batches = [['Net income rose.', '', 'Nestlé — €1.2bn'], ['']];
+    const encoder = new TextEncoder();
+    const sample = { batches: batches.map((texts) => encoder.encode(texts.join(SAMPLE_SEPARATOR))) };
+    expect(sampleTexts(sample)).to.deep.equal(batches.flat());
   });
 });

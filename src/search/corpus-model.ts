@@ -2,14 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../db/database';
+import { giveWayToRequests } from '../db/give-way';
 import type { Logger } from '../shared/logger';
 import type { Embedder } from './embedder';
-import { DEFAULT_LSA_OPTIONS, LsaProjector, type LsaModel, type LsaOptions } from './lsa';
+import { DEFAULT_LSA_OPTIONS, LsaProjector, SAMPLE_SEPARATOR, type LsaModel, type LsaOptions, type SampleTexts } from './lsa';
 import { backfillEmbeddings, type EmbeddingModels } from './embedding-models';
 import { ensureModelIndex } from './vector-schema';
 import { countChunks, sampleChunkTexts } from './documents.repository';
 import {
-  activeModel, dropModel, loadModel, markReady, otherModels, releaseLease, renewLease, saveModel, takeLease,
+  activeModel, dropModel, loadModel, markReady, otherModels, recordCorpusChunks, releaseLease, renewLease, saveModel, takeLease,
 } from './search-models.repository';
 
 export const LSA_MODEL_PREFIX = 'builtin-lsa-v1/';
@@ -30,6 +31,8 @@ const ACTIVE_CHECK_MS = 1_000;
  */
 export const REFIT_LEASE_SECONDS = 15;
 const LEASE_HEARTBEAT_MS = 5_000;
+/** Longest the main thread embeds without letting other work run. */
+const EMBED_SLICE_MS = 20;
 
 /** The built-in embedder with a fitted model: fold-in of new text into the model's latent space. */
 export class LsaEmbedder implements Embedder {
@@ -43,9 +46,14 @@ export class LsaEmbedder implements Embedder {
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
     const vectors: number[][] = [];
-    for (const [i, text] of texts.entries()) {
-      // A large document is thousands of chunks: give other requests a turn now and then.
-      if (i > 0 && i % 64 === 0) await new Promise((resolve) => setImmediate(resolve));
+    let sliceStarted = performance.now();
+    for (const text of texts) {
+      // A large document is thousands of chunks, and a loaded machine embeds 64 in a few hundred milliseconds: give
+      // other requests a turn every EMBED_SLICE_MS.
+      if (performance.now() - sliceStarted > EMBED_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
       vectors.push(this.projector.embed(text));
     }
     return vectors;
@@ -228,10 +236,17 @@ export class CorpusModel implements EmbeddingModels {
 
   private async refitNow(chunks: number, active: { name: string; corpus_chunks: number } | undefined): Promise<boolean> {
     const started = Date.now();
-    const fitted = await this.fitInWorker(await this.readSample(chunks));
+    const sample = await this.readSample(chunks);
+    // The reading gives way to requests, so documents stored meanwhile are in the sample: count them in too, or the
+    // model would look stale at once, and the next refit would fit the same sample again and again.
+    const sampledChunks = await countChunks(this.dataSource.manager);
+    const fitted = await this.fitInWorker(sample);
     const name = modelName(fitted);
-    if (name === active?.name) return false;
-    await saveModel(this.dataSource.manager, name, fitted, chunks);
+    if (name === active?.name) {
+      await recordCorpusChunks(this.dataSource.manager, name, sampledChunks);
+      return false;
+    }
+    await saveModel(this.dataSource.manager, name, fitted, sampledChunks);
     const embedder = new LsaEmbedder(name, fitted);
     await this.withRunner((runner) => ensureModelIndex(runner, name, embedder.dimensions));
     const stopped = () => this.closed || this.leaseLost();
@@ -245,29 +260,39 @@ export class CorpusModel implements EmbeddingModels {
     await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed);
     await this.dropOtherModels(name);
     this.logger.info('fitted the built-in search model', {
-      model: name, chunks, fittedOn: fitted.documents, terms: fitted.terms.length, rank: fitted.rank, seconds: (Date.now() - started) / 1000,
+      model: name, chunks: sampledChunks, fittedOn: fitted.documents, terms: fitted.terms.length, rank: fitted.rank, seconds: (Date.now() - started) / 1000,
     });
     return true;
   }
 
-  /** Chunk texts to fit on: all of them, or an even sample of a large corpus, read in batches. */
-  private async readSample(chunks: number): Promise<string[]> {
+  /**
+   * Chunk texts to fit on: all of them, or an even sample of a large corpus, read in batches. Each batch is kept as
+   * UTF-8 bytes (its texts joined by NUL, which PostgreSQL text cannot contain), not as strings: the bytes move to the
+   * fit's worker without a copy, where cloning 50,000 strings (70 MB) stalled the main thread for a quarter second,
+   * and the main thread's heap does not hold the sample while the fit runs.
+   */
+  private async readSample(chunks: number): Promise<SampleTexts> {
     const step = Math.ceil(chunks / MAX_FIT_CHUNKS);
-    const texts: string[] = [];
+    const encoder = new TextEncoder();
+    const batches: Uint8Array<ArrayBuffer>[] = [];
     let after = 0;
     for (;;) {
       if (this.closed) throw new Cancelled();
       const rows = await sampleChunkTexts(this.dataSource.manager, after, step, READ_BATCH);
-      if (rows.length === 0) return texts;
-      for (const row of rows) texts.push(row.text);
+      if (rows.length === 0) return { batches };
+      batches.push(encoder.encode(rows.map((row) => row.text).join(SAMPLE_SEPARATOR)));
       after = rows[rows.length - 1].id;
+      await giveWayToRequests(this.dataSource.manager);
     }
   }
 
-  private fitInWorker(texts: string[]): Promise<LsaModel> {
+  private fitInWorker(sample: SampleTexts): Promise<LsaModel> {
     if (this.closed) return Promise.reject(new Cancelled());
     return new Promise<LsaModel>((resolve, reject) => {
-      const worker = new Worker(path.join(__dirname, 'lsa-worker.js'), { workerData: { texts, options: this.settings.lsa } });
+      const worker = new Worker(path.join(__dirname, 'lsa-worker.js'), {
+        workerData: { sample, options: this.settings.lsa },
+        transferList: sample.batches.map((batch) => batch.buffer),
+      });
       this.worker = worker;
       worker.once('message', resolve);
       worker.once('error', reject);

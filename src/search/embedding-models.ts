@@ -1,13 +1,20 @@
 import type { EntityManager } from 'typeorm';
 import type { Logger } from '../shared/logger';
 import type { Embedder } from './embedder';
-import { chunksWithoutVector, storeEmbeddings } from './documents.repository';
+import { giveWayToRequests } from '../db/give-way';
+import { chunksWithoutVector, lastChunkId, storeEmbeddings } from './documents.repository';
 
 /**
- * Vectors written per transaction. Small, because each write updates the HNSW index and the embedded database has
- * one connection: a larger batch held searches and ingestions up for seconds while a refit re-embedded the corpus.
+ * Vectors written per transaction: as many as fit in about WRITE_TARGET_MS, between MIN_ and MAX_BACKFILL_BATCH.
+ * Each write also inserts into the model's HNSW index, which costs more the larger the index: 64 vectors took about
+ * 250 ms at 100,000 chunks on a loaded machine, and a request of several statements waited behind one such write per
+ * statement. The embedded database has one connection, so the writes are kept short instead.
  */
-const BACKFILL_BATCH = 64;
+const MAX_BACKFILL_BATCH = 64;
+const MIN_BACKFILL_BATCH = 4;
+const WRITE_TARGET_MS = 100;
+/** Chunk ids looked at per statement while looking for chunks without a vector. */
+const SCAN_IDS = 2_000;
 
 /** Where search and ingestion get the embedder to use now. */
 export interface EmbeddingModels {
@@ -56,16 +63,26 @@ export async function backfillEmbeddings(
   stop = () => false,
 ): Promise<number> {
   let total = 0;
-  // Read on from the last chunk written rather than from the start each time (a scan that grew with the corpus).
+  let batch = MAX_BACKFILL_BATCH;
+  // Chunks stored after this point are embedded by their ingestion (or by the next backfill, after a switch).
+  const last = await lastChunkId(manager);
+  // Read on from the last chunk looked at rather than from the start each time (a scan that grew with the corpus).
   let after = 0;
-  while (!stop()) {
-    const rows = await chunksWithoutVector(manager, embedder.model, BACKFILL_BATCH, after);
-    if (rows.length === 0) break;
-    after = rows[rows.length - 1].id;
-    const vectors = await embedder.embedDocuments(rows.map((row) => row.text));
-    const chunks = rows.map((row) => ({ chunkId: row.id, companyId: row.companyId }));
-    await manager.transaction((inner) => storeEmbeddings(inner, embedder, chunks, vectors));
-    total += rows.length;
+  while (!stop() && after < last) {
+    const through = Math.min(after + SCAN_IDS, last);
+    const rows = await chunksWithoutVector(manager, embedder.model, batch, after, through);
+    after = rows.length === batch ? rows[rows.length - 1].id : through;
+    if (rows.length > 0) {
+      const vectors = await embedder.embedDocuments(rows.map((row) => row.text));
+      const chunks = rows.map((row) => ({ chunkId: row.id, companyId: row.companyId }));
+      const started = Date.now();
+      await manager.transaction((inner) => storeEmbeddings(inner, embedder, chunks, vectors));
+      const writeMs = Date.now() - started;
+      if (writeMs > WRITE_TARGET_MS) batch = Math.max(MIN_BACKFILL_BATCH, Math.floor(batch / 2));
+      else if (writeMs < WRITE_TARGET_MS / 2) batch = Math.min(MAX_BACKFILL_BATCH, batch * 2);
+      total += rows.length;
+    }
+    await giveWayToRequests(manager);
   }
   if (total > 0) logger.info('embedded stored chunks for the current model', { model: embedder.model, chunks: total });
   return total;

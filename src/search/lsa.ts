@@ -232,6 +232,19 @@ function gaussian(seed: number): () => number {
   return () => Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
 }
 
+/** Texts to fit on as they cross to the fit's worker: batches of UTF-8 bytes, each its texts joined by SAMPLE_SEPARATOR. */
+export interface SampleTexts {
+  batches: Uint8Array<ArrayBuffer>[];
+}
+
+/** NUL: PostgreSQL text cannot contain it, so it never occurs inside a stored chunk's text. */
+export const SAMPLE_SEPARATOR = '\0';
+
+export function sampleTexts(sample: SampleTexts): string[] {
+  const decoder = new TextDecoder();
+  return sample.batches.flatMap((batch) => decoder.decode(batch).split(SAMPLE_SEPARATOR));
+}
+
 /** Fits a model on chunk texts. Cost grows with chunks × dimensions²; 45k chunks take under a minute. */
 export function fitLsa(texts: string[], options: LsaOptions = DEFAULT_LSA_OPTIONS): LsaModel {
   const documents = texts.map((text) => termCounts(termsOf(text)));

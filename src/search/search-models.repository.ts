@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { LsaModel } from './lsa';
+import { giveWayToRequests } from '../db/give-way';
 import { vectorIndexName } from './vector-schema';
 
 /** SQL of the built-in search models: the fitted models, their vectors, and the lease of the instance refitting. */
@@ -56,7 +57,13 @@ export async function saveModel(manager: EntityManager, name: string, fitted: Ls
   const projection = toBytes(fitted.projection);
   for (let part = 0; part * PART_BYTES < projection.byteLength; part += 1) {
     await manager.query('INSERT INTO embedding_model_parts (model, part, bytes) VALUES ($1, $2, $3)', [name, part, projection.subarray(part * PART_BYTES, (part + 1) * PART_BYTES)]);
+    await giveWayToRequests(manager);
   }
+}
+
+/** The corpus size a model stands for, when a refit of a grown corpus found the same model again. */
+export async function recordCorpusChunks(manager: EntityManager, name: string, corpusChunks: number): Promise<void> {
+  await manager.query('UPDATE embedding_models SET corpus_chunks = $2 WHERE name = $1', [name, corpusChunks]);
 }
 
 export async function markReady(manager: EntityManager, name: string): Promise<void> {
@@ -73,7 +80,8 @@ export function otherModels(manager: EntityManager, prefix: string, keep: string
 
 /**
  * Drops a model: its index first (so writes stop maintaining it), then its vectors in batches (each a short
- * statement, so searches and ingestions are not held up behind one long delete), then its row.
+ * statement, giving way to requests in between, so searches and ingestions are not held up behind one long delete),
+ * then its row.
  */
 export async function dropModel(manager: EntityManager, model: { name: string; dimensions: number }): Promise<void> {
   await manager.query(`DROP INDEX IF EXISTS ${vectorIndexName(model.name, model.dimensions)}`);
@@ -84,6 +92,7 @@ export async function dropModel(manager: EntityManager, model: { name: string; d
       [model.name, DELETE_BATCH],
     );
     if (deleted < DELETE_BATCH) break;
+    await giveWayToRequests(manager);
   }
   await manager.query('DELETE FROM embedding_models WHERE name = $1', [model.name]);
 }
