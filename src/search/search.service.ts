@@ -158,7 +158,10 @@ async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilte
   for (const posting of postings) {
     const score = (weight.get(posting.term) as number) * (idf.get(posting.term) as number) * termImpact(posting.frequency, posting.chunk_terms, stats.averageLength);
     scores.set(posting.chunk_id, (scores.get(posting.chunk_id) ?? 0) + score);
-    if (asked.has(posting.term)) (ownTermsOf.get(posting.chunk_id) ?? ownTermsOf.set(posting.chunk_id, new Set()).get(posting.chunk_id) as Set<string>).add(posting.term);
+    if (!asked.has(posting.term)) continue;
+    const own = ownTermsOf.get(posting.chunk_id);
+    if (own) own.add(posting.term);
+    else ownTermsOf.set(posting.chunk_id, new Set([posting.term]));
   }
   const ranked = [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id);
   const head = ranked.slice(0, Math.max(PHRASE_RERANK, limit));

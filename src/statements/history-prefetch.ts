@@ -57,9 +57,11 @@ function merge(into: Map<StatementKind, ColumnChoice>, kind: StatementKind, choi
  */
 export function plannedHistories(fields: ResolveTree[], manager: EntityManager): HistoryRequest[] {
   const requests = new Map<string, HistoryRequest>();
-  const columns = statementColumnNames(manager);
+  let columns: Record<StatementKind, Set<string>> | null = null;
   for (const field of fields) {
     if (field.name !== 'statements') continue;
+    // Read from the metadata only for a selection that has a history: the plain list never needs them.
+    columns ??= statementColumnNames(manager);
     const { type, last } = field.args as { type: PeriodType; last: number };
     // An argument out of range is the resolver's error to give, not a query to plan.
     if (!Number.isInteger(last) || last < 1 || last > MAX_HISTORY) continue;
