@@ -16,7 +16,8 @@ import { toCsv, wantsCsv } from '../src/http/csv';
 import { ROUTES, routeSpec, type RestRoute } from './routes';
 import { rootFields } from '../src/graphql/operation-admission';
 import { buildOpenApi } from './openapi';
-import type { Principal } from '../src/auth/roles';
+import type { RequestScope } from '../src/graphql/context';
+import { requestIdOf } from '../src/shared/request-context';
 import { requireRole } from '../src/auth/access';
 import type { RequestGuard } from '../src/http/guard';
 import type { Metrics } from '../src/http/metrics';
@@ -78,9 +79,15 @@ function withoutUndefined(value: unknown): unknown {
   );
 }
 
+/** Where a request's unexpected errors are logged, and the request they are logged for. */
+interface Reporting {
+  logger: Logger;
+  requestId: string | undefined;
+}
+
 /** Turns GraphQL errors of an in-process execution into the REST error with the same code. */
-function toRestError(errors: ExecutionResult['errors'], logger: Logger): AppError {
-  return appErrorOf(errors?.[0], logger, 'rest operation failed');
+function toRestError(errors: ExecutionResult['errors'], { logger, requestId }: Reporting): AppError {
+  return appErrorOf(errors?.[0], logger, 'rest operation failed', requestId);
 }
 
 type EventResult = ExecutionResult | AsyncGenerator<ExecutionResult>;
@@ -95,8 +102,8 @@ interface RestEvent {
  * The one event of a subscription result (under the operation's single root field), named by the route's table;
  * null for a kind the route does not send.
  */
-function eventOf(route: RestRoute, result: ExecutionResult, logger: Logger): RestEvent | null {
-  if (result.errors?.length) throw toRestError(result.errors, logger);
+function eventOf(route: RestRoute, result: ExecutionResult, reporting: Reporting): RestEvent | null {
+  if (result.errors?.length) throw toRestError(result.errors, reporting);
   const { __typename: kind, ...payload } = Object.values(result.data ?? {})[0] as Record<string, unknown>;
   const name = route.events?.[kind as string];
   return name ? { name, payload } : null;
@@ -116,14 +123,14 @@ function raise(event: RestEvent): never {
  * Serves a subscription of events. A failure before the first event (bad input, unknown company) is an ordinary
  * error response; after that, a stream reports it as an `error` event. Without streaming, `done` is the `data`.
  */
-async function serveEvents(res: ServerResponse, route: RestRoute, result: EventResult, streamed: boolean, logger: Logger): Promise<void> {
-  if (!(Symbol.asyncIterator in result)) throw toRestError(result.errors, logger);
+async function serveEvents(res: ServerResponse, route: RestRoute, result: EventResult, streamed: boolean, reporting: Reporting): Promise<void> {
+  if (!(Symbol.asyncIterator in result)) throw toRestError(result.errors, reporting);
   const events = result[Symbol.asyncIterator]();
   const nextEvent = async (): Promise<RestEvent> => {
     for (;;) {
       const next = await events.next();
       if (next.done) throw new AppError('INTERNAL_SERVER_ERROR', 'The answer ended without a done event');
-      const event = eventOf(route, next.value, logger);
+      const event = eventOf(route, next.value, reporting);
       if (event) return event;
     }
   };
@@ -146,7 +153,7 @@ async function serveEvents(res: ServerResponse, route: RestRoute, result: EventR
       }
     } catch (error) {
       // Headers are sent: a failure now is told as an error event, the stream's own way, never a cut connection.
-      const known = toAppError(error, logger, 'event stream failed');
+      const known = toAppError(error, reporting.logger, 'event stream failed', reporting.requestId);
       if (!res.destroyed) writeSseEvent(res, 'error', { code: known.code, message: known.message });
     }
     res.end();
@@ -173,7 +180,7 @@ function sendCsv(res: ServerResponse, data: unknown, meta: { total?: number } | 
 /** The `/v1` REST facade: a route table over stored GraphQL operations, executed in-process on the same schema. */
 export function createRestFacade(
   schema: GraphQLSchema,
-  createContext: (principal: Principal, signal: AbortSignal) => unknown,
+  createContext: (scope: RequestScope) => unknown,
   guard: RequestGuard,
   logger: Logger,
   limits: { maxBodyBytes: number; maxDocumentBytes: number; publicReads: boolean },
@@ -229,14 +236,15 @@ export function createRestFacade(
       res.once('close', () => {
         if (!res.writableFinished) controller.abort(new Error('client disconnected'));
       });
-      const contextValue = createContext(principal, controller.signal);
+      const requestId = requestIdOf(req);
+      const contextValue = createContext({ principal, signal: controller.signal, requestId });
       if (route.events) {
         const streamed = req.headers.accept?.includes('text/event-stream') || body?.bool('stream') === true;
-        await serveEvents(res, route, await subscribe({ schema, document, variableValues: variables, contextValue }), streamed, logger);
+        await serveEvents(res, route, await subscribe({ schema, document, variableValues: variables, contextValue }), streamed, { logger, requestId });
         return;
       }
       const result = await execute({ schema, document, variableValues: variables, contextValue });
-      if (result.errors?.length) throw toRestError(result.errors, logger);
+      if (result.errors?.length) throw toRestError(result.errors, { logger, requestId });
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);
       if (csv) return sendCsv(res, restCase(data), meta as { total?: number } | undefined);

@@ -146,13 +146,18 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     }
 
     const metrics = new Metrics(() => poolFigures(database));
+    // Aborted by the HTTP server at the shutdown deadline; AI generations still running then end with SHUTTING_DOWN.
+    const shutdownDeadline = new AbortController();
     const search = await prepareSearch(database, config, logger);
     const services: Services = {
       dataSource: database.dataSource,
       search,
-      ai: createAiService(database.dataSource, search, config, logger, (outcome) => {
-        metrics.aiCalls.inc({ writer: config.openaiApiKey ? 'llm' : 'builtin', outcome });
-        if (outcome === 'cancelled') logger.info('generation cancelled', { writer: config.openaiApiKey ? 'llm' : 'builtin' });
+      ai: createAiService(database.dataSource, search, config, logger, {
+        onOutcome: (outcome, requestId) => {
+          metrics.aiCalls.inc({ writer: config.openaiApiKey ? 'llm' : 'builtin', outcome });
+          if (outcome === 'cancelled') logger.info('generation cancelled', { requestId, writer: config.openaiApiKey ? 'llm' : 'builtin' });
+        },
+        shutdown: shutdownDeadline.signal,
       }),
       publicReads: config.publicReads,
     };
@@ -179,7 +184,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       production: config.environment === 'production',
       limits: config.graphqlLimits,
     });
-    const rest = createRestFacade(schema, (principal, signal) => createRequestContext(services, principal, signal), guard, logger, config, metrics);
+    const rest = createRestFacade(schema, (scope) => createRequestContext(services, scope), guard, logger, config, metrics);
     const stream = createStreamHandler(schema, services, guard, { limits: config.graphqlLimits, maxBodyBytes: config.maxBodyBytes, introspection: config.graphqlIntrospection, production: config.environment === 'production' }, logger);
     const auth = createAuthRoutes(authenticator, guard, config);
 
@@ -197,7 +202,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
         { path: '/v1/', handler: rest.handle },
       ],
       logger,
-      { metrics, unavailable: () => database.health.unavailable() },
+      { metrics, unavailable: () => database.health.unavailable(), shutdownDeadline },
     );
 
     const address = await listen(http.server, config.port, config.host);

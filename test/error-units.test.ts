@@ -12,7 +12,7 @@ import type { Logger } from '../src/shared/logger';
 function recordingLogger(): Logger & { errors: string[] } {
   const errors: string[] = [];
   const ignore = () => undefined;
-  return { errors, debug: ignore, info: ignore, warn: ignore, error: (message) => void errors.push(message) };
+  return { level: 'info', errors, debug: ignore, info: ignore, warn: ignore, error: (message) => void errors.push(message) };
 }
 
 describe('Error translation (unit)', () => {

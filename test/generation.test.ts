@@ -6,6 +6,7 @@ import type { Writer, WritingTask } from '../src/ai/writer';
 const task = { kind: 'chat', sheet: { companies: [], passages: [] }, messages: [{ role: 'user', content: 'hi' }] } as WritingTask;
 const limits = { timeoutMs: 1000, maxConcurrency: 2 };
 const open = () => new AbortController().signal;
+const openCaller = () => ({ signal: open() });
 
 /** A writer whose attempts follow a script: 'fail' throws at once, 'fail-after' throws after one piece, text succeeds. */
 function scripted(attempts: string[]): Writer & { calls: number } {
@@ -26,24 +27,24 @@ function scripted(attempts: string[]): Writer & { calls: number } {
 describe('generation limits', () => {
   it('retries a failing provider at most twice, while nothing was produced', async () => {
     const recovers = scripted(['fail', 'fail', 'done']);
-    expect(await generateText(recovers, task, limits, new Slots(1), open())).to.equal('first done');
+    expect(await generateText(recovers, task, limits, new Slots(1), openCaller())).to.equal('first done');
     expect(recovers.calls).to.equal(3);
 
     const keepsFailing = scripted(['fail', 'fail', 'fail', 'fail']);
-    const error = await generateText(keepsFailing, task, limits, new Slots(1), open()).catch((e) => e);
+    const error = await generateText(keepsFailing, task, limits, new Slots(1), openCaller()).catch((e) => e);
     expect(error).to.be.instanceOf(AppError).and.to.include({ code: 'UPSTREAM_ERROR' });
     expect(keepsFailing.calls).to.equal(3);
 
     // A stream cannot be taken back: a failure after the first piece is not retried.
     const midway = scripted(['fail-after', 'done']);
-    expect(await generateText(midway, task, limits, new Slots(1), open()).catch((e) => e.code)).to.equal('UPSTREAM_ERROR');
+    expect(await generateText(midway, task, limits, new Slots(1), openCaller()).catch((e) => e.code)).to.equal('UPSTREAM_ERROR');
     expect(midway.calls).to.equal(1);
   });
 
   it('ends a silent writer with a 504 at the deadline', async () => {
     const silent: Writer = { model: 'silent', write: async function* () { await new Promise(() => undefined); yield ''; } };
     const started = Date.now();
-    const error = await generateText(silent, task, { ...limits, timeoutMs: 200 }, new Slots(1), open()).catch((e) => e);
+    const error = await generateText(silent, task, { ...limits, timeoutMs: 200 }, new Slots(1), openCaller()).catch((e) => e);
     expect(error.code).to.equal('UPSTREAM_TIMEOUT');
     expect(Date.now() - started).to.be.within(150, 1000);
   });

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { App } from '../src/app';
 import { createLogger } from '../src/shared/logger';
-import { runWithRequestId } from '../src/shared/request-context';
+import { startApp } from '../src/app';
 import { app } from './helpers/shared-app';
 import { request, requestAs } from './helpers/http';
-import { startTestApp } from './helpers/test-app';
+import { startTestApp, testConfig } from './helpers/test-app';
 
 const graphqlBody = (query: string): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
 
@@ -18,22 +18,52 @@ describe('observability and the GraphQL IDE', function () {
     expect(replaced.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
   });
 
-  it('writes the request id on every log line written while serving the request', () => {
-    const lines: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((chunk: string) => {
-      lines.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
-    try {
-      const logger = createLogger('info');
-      runWithRequestId('req-42', () => logger.info('inside', { a: 1 }));
-      logger.info('outside');
-    } finally {
-      process.stderr.write = write;
-    }
-    expect(JSON.parse(lines[0])).to.include({ message: 'inside', requestId: 'req-42', a: 1 });
-    expect(JSON.parse(lines[1])).not.to.have.property('requestId');
+  describe('request ids in the log and in unexpected errors', () => {
+    const logged: string[] = [];
+    const lines = () => logged.map((line) => JSON.parse(line) as Record<string, any>);
+    let broken: App;
+    let debugging: App;
+    before(async () => {
+      broken = await startApp(testConfig({ logLevel: 'info' }), createLogger('info', (line) => void logged.push(line)));
+      // A schema the code no longer matches (a bad manual change): every balance-sheet read fails, as a bug would.
+      await broken.database.dataSource.query('ALTER TABLE balance_sheets RENAME COLUMN total_assets TO total_assets_moved');
+      debugging = await startApp(testConfig({ logLevel: 'debug' }), createLogger('debug', (line) => void logged.push(line)));
+    });
+    after(async () => {
+      // The PostgreSQL run shares one database among the suite's instances: the column goes back.
+      await broken?.database.dataSource.query('ALTER TABLE balance_sheets RENAME COLUMN total_assets_moved TO total_assets');
+      await broken?.close();
+      await debugging?.close();
+    });
+
+    it('names the request id in an unexpected error, on every transport, and logs the error with it', async () => {
+      const rest = await fetch(`${broken.url}/v1/companies/1/balance-sheet?type=annual&limit=2`, { headers: { 'x-request-id': 'broken-rest-1' } });
+      expect(rest.status).to.equal(500);
+      expect(((await rest.json()) as any).error).to.deep.equal({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error (request id broken-rest-1)' });
+
+      const query = '{ company(id: 1) { statements(type: ANNUAL, last: 2) { balanceSheet { totalAssets } } } }';
+      const viaGraphql = await fetch(`${broken.url}/graphql`, { ...graphqlBody(query), headers: { 'content-type': 'application/json', 'x-request-id': 'broken-graphql-1' } });
+      const answer = (await viaGraphql.json()) as any;
+      expect(answer.errors[0]).to.deep.include({ message: 'Internal server error (request id broken-graphql-1)', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      // The detail goes to the log only, on a line with the request id.
+      expect(JSON.stringify(answer)).not.to.include('total_assets');
+      // Each failed field once (the two periods' balance sheets at /graphql).
+      for (const [requestId, failures] of [['broken-rest-1', 1], ['broken-graphql-1', answer.errors.length]] as const) {
+        const errors = lines().filter((line) => line.requestId === requestId && line.level === 'error');
+        expect(errors, requestId).to.have.length(failures);
+        expect(errors[0].error).to.include('total_assets');
+        expect(lines().filter((line) => line.requestId === requestId).map((line) => line.message)).to.include('request');
+      }
+    });
+
+    it('at debug level, writes each request’s SQL with its id', async () => {
+      await fetch(`${debugging.url}/v1/companies?limit=2`, { headers: { 'x-request-id': 'debug-sql-1' } });
+      await fetch(`${debugging.url}/v1/companies/1`, { headers: { 'x-request-id': 'debug-sql-2' } });
+      const sqlOf = (requestId: string) => lines().filter((line) => line.message === 'sql' && line.requestId === requestId);
+      expect(sqlOf('debug-sql-1')).to.have.length.of.at.least(1);
+      expect(sqlOf('debug-sql-2')).to.have.length.of.at.least(1);
+      expect(sqlOf('debug-sql-1').some((line) => line.query.includes('LIMIT'))).to.equal(true);
+    });
   });
 
   it('serves Prometheus metrics: requests by route and status, latencies, the database pool, AI generations', async () => {

@@ -43,8 +43,11 @@ export const COMPARE_METRICS = [
   'currentRatio', 'debtToEquity', 'interestCoverage', 'netDebtToEbitda',
 ];
 
+/** Who asks for an analysis: the role check's view of the request, and the request's id (for log lines). */
+export type AiCaller = AccessContext & { requestId?: string };
+
 /** Work not done for a request (no caller): the agent's tools then refuse what needs a role. */
-const NO_CALLER: AccessContext = { principal: ANONYMOUS, publicReads: false };
+const NO_CALLER: AiCaller = { principal: ANONYMOUS, publicReads: false };
 
 const camelCase = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
@@ -144,7 +147,7 @@ export class AiService {
     return this.writer.model;
   }
 
-  async summarize(loaders: StatementLoaders, input: SummarizeInput, signal = new AbortController().signal, caller: AccessContext = NO_CALLER): Promise<Summary> {
+  async summarize(loaders: StatementLoaders, input: SummarizeInput, signal = new AbortController().signal, caller: AiCaller = NO_CALLER): Promise<Summary> {
     const summaryType = (input.summaryType?.trim().toLowerCase() || 'overview') as SummaryType;
     if (!SUMMARY_TYPES.includes(summaryType)) {
       throw badUserInput(`summary_type "${input.summaryType}" is not supported; use one of ${SUMMARY_TYPES.join(', ')}`, { accepted: SUMMARY_TYPES });
@@ -155,13 +158,13 @@ export class AiService {
     const keep = named && !named.toLowerCase().startsWith('latest') ? fiscalYearFilter(company.period) : undefined;
     const passages = await relevantPassages(this.search, `${company.company.name} ${PASSAGE_QUERIES[summaryType]}`, [company.company.id], PASSAGES_PER_ANALYSIS, keep);
     const sheet: FactSheet = { companies: [company], passages };
-    const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, signal)).trim();
+    const summary = (await generateText(this.writer, { kind: 'summary', summaryType, sheet, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, { signal, requestId: caller.requestId })).trim();
     const cited = citations(sheet, summary, passages);
     const note = unverifiedNote(this.writer, cited.grounding);
     return { summary: note ? `${summary} ${note}` : summary, summaryType, companyId: company.company.id, period: company.period, model: this.writer.model, ...cited };
   }
 
-  async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal, caller: AccessContext = NO_CALLER): Promise<Comparison> {
+  async compare(loaders: StatementLoaders, input: CompareInput, signal = new AbortController().signal, caller: AiCaller = NO_CALLER): Promise<Comparison> {
     const companyIds = validCompanyIds(input.companyIds ?? [], CAPS.compare.minCompanies, CAPS.compare.maxCompanies, 'company_ids');
     const asked = input.metrics ?? DEFAULT_COMPARE_METRICS;
     const metrics = asked.map(camelCase);
@@ -176,7 +179,7 @@ export class AiService {
     const companies: CompanyFacts[] = [];
     for (const id of companyIds) companies.push(await companyFacts(this.dataSource, loaders, id, period));
     const sheet: FactSheet = { companies, passages: [] };
-    const comparison = (await generateText(this.writer, { kind: 'comparison', sheet, metrics, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, signal)).trim();
+    const comparison = (await generateText(this.writer, { kind: 'comparison', sheet, metrics, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, { signal, requestId: caller.requestId })).trim();
     const table: ComparisonRow[] = metrics.map((metric) => {
       const facts = companies.map((c) => c.current.get(metric));
       const known = facts.find((fact) => fact !== undefined);
@@ -197,7 +200,7 @@ export class AiService {
    * its grounding (or ERROR). The conversation is stored when the answer is complete. Aborting `signal` (the client
    * went away) cancels the writer and the provider request.
    */
-  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal, ownerKeyId: number | null = null, caller: AccessContext = NO_CALLER): AsyncGenerator<AnyChatEvent> {
+  async *chat(loaders: StatementLoaders, input: ChatInput, signal: AbortSignal, ownerKeyId: number | null = null, caller: AiCaller = NO_CALLER): AsyncGenerator<AnyChatEvent> {
     let turns: ChatTurn[];
     let sheet: FactSheet;
     let conversation: { id: string | null; history: ChatTurn[]; companyIds: number[]; ownerKeyId: number | null };
@@ -221,13 +224,13 @@ export class AiService {
       conversation.companyIds = sheet.companies.map((c) => c.company.id);
       turns = history;
     } catch (error) {
-      yield this.errorEvent(error);
+      yield this.errorEvent(error, caller.requestId);
       return;
     }
     yield { type: 'STATUS', message: writingStatus(sheet) };
     let answer = '';
     try {
-      for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, signal)) {
+      for await (const piece of generate(this.writer, { kind: 'chat', sheet, messages: turns, tools: this.tools(loaders, sheet, caller) }, this.limits, this.slots, { signal, requestId: caller.requestId })) {
         if (typeof piece !== 'string') {
           yield { type: 'STATUS', message: piece.status };
           continue;
@@ -247,7 +250,7 @@ export class AiService {
       yield { type: 'DONE', answer, citations: cited.citations, grounding: cited.grounding, claims: cited.claims, conversationId, model: this.writer.model };
     } catch (error) {
       if (error instanceof ClientGone) return;
-      yield this.errorEvent(error);
+      yield this.errorEvent(error, caller.requestId);
     }
   }
 
@@ -257,8 +260,8 @@ export class AiService {
   }
 
   /** An ERROR event; a bug is logged with its detail and reported without it. */
-  private errorEvent(error: unknown): ChatErrorEvent {
-    const { code, message } = toAppError(error, this.logger, 'chat failed');
+  private errorEvent(error: unknown, requestId: string | undefined): ChatErrorEvent {
+    const { code, message } = toAppError(error, this.logger, 'chat failed', requestId);
     return { type: 'ERROR', code, message };
   }
 

@@ -13,11 +13,11 @@ export function createAiService(
   search: SearchBackend,
   config: AppConfig,
   logger: Logger,
-  onOutcome?: GenerationLimits['onOutcome'],
+  { onOutcome, shutdown }: Pick<GenerationLimits, 'onOutcome' | 'shutdown'> = {},
 ): AiService {
   const writer = config.openaiApiKey
     ? new LlmWriter({ apiKey: config.openaiApiKey, baseUrl: config.openaiBaseUrl, model: config.llmModel })
     : new BuiltinAnalyst();
   logger.info('AI writer ready', { model: writer.model });
-  return new AiService(dataSource, search, writer, { timeoutMs: config.llmTimeoutMs, maxConcurrency: config.aiMaxConcurrency, onOutcome }, logger);
+  return new AiService(dataSource, search, writer, { timeoutMs: config.llmTimeoutMs, maxConcurrency: config.aiMaxConcurrency, onOutcome, shutdown }, logger);
 }

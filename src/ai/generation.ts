@@ -1,6 +1,5 @@
 import { AppError } from '../shared/errors';
 import type { Writer, WriterStatus, WritingTask } from './writer';
-import { withShutdown } from '../shared/request-context';
 
 /** Limits of every call to a writer (see AI_TIMEOUT_MS, AI_MAX_CONCURRENCY). */
 export interface GenerationLimits {
@@ -8,8 +7,16 @@ export interface GenerationLimits {
   timeoutMs: number;
   /** Generations running at once; more wait for a slot (up to the timeout, then 503). */
   maxConcurrency: number;
-  /** Told how each generation ended (for metrics). */
-  onOutcome?: (outcome: 'ok' | 'upstream_error' | 'timeout' | 'cancelled' | 'busy') => void;
+  /** Aborted at the service's shutdown deadline: a generation still running then ends with SHUTTING_DOWN. */
+  shutdown?: AbortSignal;
+  /** Told how each generation ended, and for which request (for metrics and the log). */
+  onOutcome?: (outcome: 'ok' | 'upstream_error' | 'timeout' | 'cancelled' | 'busy', requestId?: string) => void;
+}
+
+/** Whom a generation works for: its request's signal (aborted when the client goes away) and id. */
+export interface GenerationCaller {
+  signal: AbortSignal;
+  requestId?: string;
 }
 
 function outcomeOf(error: unknown): 'upstream_error' | 'timeout' | 'cancelled' | 'busy' {
@@ -90,13 +97,13 @@ export class ClientGone extends Error {
  * Runs a writer under the limits: a deadline over the whole generation, up to two retries while nothing has been
  * produced yet (a stream cannot be taken back), and cancellation when the caller's signal aborts (client gone).
  */
-export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string | WriterStatus> {
+export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: GenerationCaller): AsyncGenerator<string | WriterStatus> {
   try {
     // A generation also ends at the service's shutdown deadline, and then says so (SHUTTING_DOWN).
-    yield* attempts(writer, task, limits, slots, withShutdown(caller));
-    limits.onOutcome?.('ok');
+    yield* attempts(writer, task, limits, slots, limits.shutdown ? AbortSignal.any([caller.signal, limits.shutdown]) : caller.signal);
+    limits.onOutcome?.('ok', caller.requestId);
   } catch (error) {
-    limits.onOutcome?.(outcomeOf(error));
+    limits.onOutcome?.(outcomeOf(error), caller.requestId);
     throw error;
   }
 }
@@ -135,7 +142,7 @@ async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLi
 }
 
 /** The whole text of a generation. */
-export async function generateText(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): Promise<string> {
+export async function generateText(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: GenerationCaller): Promise<string> {
   let text = '';
   for await (const piece of generate(writer, task, limits, slots, caller)) if (typeof piece === 'string') text += piece;
   return text;

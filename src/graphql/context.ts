@@ -13,19 +13,27 @@ export interface Services {
   publicReads: boolean;
 }
 
-/** What every resolver gets: the services and this request's own DataLoaders (never shared across requests). */
-export interface RequestContext extends Services {
-  loaders: StatementLoaders;
-  /** Aborts when the client goes away: long work (AI generation) stops, and the provider request with it. */
-  signal: AbortSignal;
+/** What a transport knows of the request a context serves. */
+export interface RequestScope {
   /** Who is calling (checked by `@Authorized`). */
   principal: Principal;
+  /** Aborts when the client goes away: long work (AI generation) stops, and the provider request with it. */
+  signal: AbortSignal;
+  /** The request's id (X-Request-Id), for the log lines and unexpected errors of work done for it. */
+  requestId?: string;
 }
 
-export function createRequestContext(
-  services: Services,
-  principal: Principal = ANONYMOUS,
-  signal: AbortSignal = new AbortController().signal,
-): RequestContext {
-  return { ...services, loaders: createStatementLoaders(services.dataSource.manager), signal, principal };
+/** What every resolver gets: the services, the request's scope and its own DataLoaders (never shared across requests). */
+export interface RequestContext extends Services, RequestScope {
+  loaders: StatementLoaders;
+}
+
+export function createRequestContext(services: Services, scope: Partial<RequestScope> = {}): RequestContext {
+  return {
+    ...services,
+    loaders: createStatementLoaders(services.dataSource.manager),
+    principal: scope.principal ?? ANONYMOUS,
+    signal: scope.signal ?? new AbortController().signal,
+    requestId: scope.requestId,
+  };
 }

@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
 import { AppError, isErrorCode, statusForCode, toAppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { RETRY_AFTER_SECONDS } from '../db/database-unavailable';
@@ -10,26 +10,52 @@ import { RETRY_AFTER_SECONDS } from '../db/database-unavailable';
  * resolver ran (no path: the variables did not fit their types) is the caller's input, as Apollo Server says too.
  * The rest goes to the shared translator, which logs a bug and hides its detail.
  */
-export function appErrorOf(error: unknown, logger: Logger, what = 'graphql operation failed'): AppError {
-  if (!(error instanceof GraphQLError)) return toAppError(error, logger, what);
+export function appErrorOf(error: unknown, logger: Logger, what = 'graphql operation failed', requestId?: string): AppError {
+  if (!(error instanceof GraphQLError)) return toAppError(error, logger, what, requestId);
   if (error.originalError instanceof AppError) return error.originalError;
   const code = error.extensions?.code;
   if (isErrorCode(code) && code !== 'INTERNAL_SERVER_ERROR') return new AppError(code, error.message, error.extensions.details);
   if (error.path === undefined) return new AppError('BAD_USER_INPUT', error.message);
-  return toAppError(error.originalError ?? error, logger, what);
+  return toAppError(error.originalError ?? error, logger, what, requestId);
 }
 
 /**
  * A GraphQL error as clients read it: `extensions.code` (and `details`); the message of a code the error already had
- * is kept as the server formatted it (Apollo hides schema suggestions in production).
+ * is kept as the server formatted it (Apollo hides schema suggestions in production). A bug's message is always
+ * ours: Apollo marks any error INTERNAL_SERVER_ERROR and would otherwise pass its detail (an SQL message) on.
  */
 export function formatAppError(error: AppError, formatted: Pick<GraphQLFormattedError, 'message' | 'locations' | 'path' | 'extensions'>): GraphQLFormattedError {
-  const message = formatted.extensions?.code === error.code ? formatted.message : error.message;
+  const keepsFormatted = formatted.extensions?.code === error.code && error.code !== 'INTERNAL_SERVER_ERROR';
+  const message = keepsFormatted ? formatted.message : error.message;
   return {
     message,
     ...(formatted.locations ? { locations: formatted.locations } : {}),
     ...(formatted.path ? { path: formatted.path } : {}),
     extensions: { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) },
+  };
+}
+
+/**
+ * Apollo's `formatError` sees no context, so the errors of an operation are translated in `didEncounterErrors`, which
+ * sees the request's, and a bug is logged there with the request's id; `formatError` then reads that translation.
+ */
+export function apolloErrorTranslation(logger: Logger, what: string): {
+  plugin: ApolloServerPlugin<{ requestId?: string }>;
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+} {
+  const translated = new WeakMap<object, AppError>();
+  // One listener for every request: Apollo asks for it per request, and it keeps nothing of its own.
+  const listener: GraphQLRequestListener<{ requestId?: string }> = {
+    async didEncounterErrors({ errors, contextValue }) {
+      for (const error of errors) translated.set(error, appErrorOf(error, logger, what, contextValue.requestId));
+    },
+  };
+  return {
+    plugin: { requestDidStart: async () => listener },
+    formatError: (formatted, error) => {
+      const known = typeof error === 'object' && error !== null ? translated.get(error) : undefined;
+      return formatAppError(known ?? appErrorOf(error, logger, what), formatted);
+    },
   };
 }
 

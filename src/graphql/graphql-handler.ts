@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { readJsonBody } from '../http/body';
 import { sendJson } from '../http/respond';
 import { AppError } from '../shared/errors';
-import { appErrorOf, formatAppError, httpStatusFromErrors } from './errors';
+import { apolloErrorTranslation, httpStatusFromErrors } from './errors';
 import type { Logger } from '../shared/logger';
 import { createRequestContext, type RequestContext, type Services } from './context';
+import { requestIdOf } from '../shared/request-context';
 import { noSubscriptionsOverHttp } from './schema';
 import type { RequestGuard } from '../http/guard';
 import type { GraphQLLimits } from '../limits/graphql-limits';
@@ -54,6 +55,7 @@ export async function createGraphQLHandler(
   logger: Logger,
   options: GraphQLOptions,
 ): Promise<GraphQLHandler> {
+  const errors = apolloErrorTranslation(logger, 'graphql resolver failed');
   const apollo = new ApolloServer<RequestContext>({
     schema,
     validationRules: [noSubscriptionsOverHttp],
@@ -69,9 +71,8 @@ export async function createGraphQLHandler(
     parseOptions: { maxTokens: options.limits.maxTokens },
     // The service sets no cache hints, yet Apollo's default cache-control plugin would wrap every field resolver
     // to collect them: about a fifth of the CPU of a nested page (issue 18 profile).
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), httpStatusFromErrors],
-    formatError: (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError =>
-      formatAppError(appErrorOf(error, logger, 'graphql resolver failed'), formatted),
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), httpStatusFromErrors, errors.plugin],
+    formatError: errors.formatError,
   });
   await apollo.start();
 
@@ -108,7 +109,7 @@ export async function createGraphQLHandler(
       });
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method, headers, search: url.search, body },
-        context: async () => createRequestContext(services, principal, controller.signal),
+        context: async () => createRequestContext(services, { principal, signal: controller.signal, requestId: requestIdOf(req) }),
       });
       // What the cache-control plugin answered when it was on: nothing the service returns may be cached.
       const responseHeaders: Record<string, string> = { 'cache-control': 'no-store' };

@@ -9,6 +9,7 @@ import type { RequestGuard } from '../http/guard';
 import type { GraphQLLimits } from '../limits/graphql-limits';
 import { requireCsrfHeader } from '../auth/authenticator';
 import { createRequestContext, type Services } from './context';
+import { requestIdOf } from '../shared/request-context';
 import { admitOperation, withoutSuggestions } from './operation-admission';
 import { appErrorOf, asValidationErrors, formatAppError } from './errors';
 
@@ -57,14 +58,15 @@ export function createStreamHandler(schema: GraphQLSchema, services: Services, g
         const document = admitted ?? parseOperation(params.query, options.limits.maxTokens);
         return { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue: await contextOf(req.raw, res, req.headers.get('x-graphql-event-stream-token')) };
       } catch (caught) {
-        const error = appErrorOf(caught, logger, 'graphql-sse operation failed');
+        const error = appErrorOf(caught, logger, 'graphql-sse operation failed', requestIdOf(req.raw));
         return [JSON.stringify({ errors: [formatAppError(error, { message: error.message })] }), { status: error.status, statusText: STATUS_CODES[error.status] ?? 'Error', headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers } }];
       }
     },
-    onNext: (_ctx, _req, result) => {
+    onNext: (_ctx, req, result) => {
       if (!result.errors?.length) return;
       // The same translation as at /graphql: the service's codes pass, anything else is a bug and says nothing internal.
-      return { ...result, errors: result.errors.map((error) => formatAppError(appErrorOf(error, logger, 'graphql-sse operation failed'), error)) as never };
+      const requestId = requestIdOf(req.raw);
+      return { ...result, errors: result.errors.map((error) => formatAppError(appErrorOf(error, logger, 'graphql-sse operation failed', requestId), error)) as never };
     },
   });
 
@@ -73,7 +75,7 @@ export function createStreamHandler(schema: GraphQLSchema, services: Services, g
     // In single-connection mode an operation's own request is answered at once (202) and the events flow on the
     // reserved stream; graphql-sse ends the operation (and with it the generation) when that stream closes.
     if (!streamToken) res.once('close', () => controller.abort(new Error('client disconnected')));
-    return createRequestContext(services, await guard.principal(req, res), controller.signal) as unknown as Record<string, unknown>;
+    return createRequestContext(services, { principal: await guard.principal(req, res), signal: controller.signal, requestId: requestIdOf(req) }) as unknown as Record<string, unknown>;
   };
 
   return {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/roles';
 import type { LimitClass, RateLimiter } from '../limits/rate-limiter';
+import { requestIdOf } from '../shared/request-context';
 
 const address = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
 
@@ -45,7 +46,7 @@ export class RequestGuard {
 
   /** Takes back a request counted provisionally against a class it turned out not to belong to. */
   async refund(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
-    await this.limiter.refund(await this.caller(req, res), limitClass);
+    await this.limiter.refund(await this.caller(req, res), limitClass, requestIdOf(req));
   }
 
   private async caller(req: IncomingMessage, res: ServerResponse): Promise<string> {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, toAppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
 import { sendAppError, sendJson } from './respond';
-import { runWithRequestId } from '../shared/request-context';
+import { nameRequest, runInDebugScope } from '../shared/request-context';
 import type { Metrics } from './metrics';
 
 // An id a client or proxy sent along is kept (so logs join up across services) if it is a sane token.
@@ -27,6 +27,11 @@ export interface HttpServerOptions {
   metrics?: Metrics;
   /** The early answer for every request while a dependency is known to be down (the database); null when it is up. */
   unavailable?: () => AppError | null;
+  /**
+   * Aborted (with an AppError SHUTTING_DOWN) at the shutdown deadline while requests still run: long work (an AI
+   * stream) listens to it and ends by telling its client instead of being cut off.
+   */
+  shutdownDeadline?: AbortController;
 }
 
 // At the shutdown deadline, running streams are told SHUTTING_DOWN; this long they have to write it before the cut.
@@ -43,14 +48,16 @@ function findMount(mounts: Mount[], pathname: string): Mount | undefined {
 }
 
 /** The service's one HTTP server: routes by path to mounts and turns every failure into a JSON error. */
-export function createHttpServer(mounts: Mount[], logger: Logger, { metrics, unavailable }: HttpServerOptions = {}): HttpServer {
+export function createHttpServer(
+  mounts: Mount[],
+  logger: Logger,
+  { metrics, unavailable, shutdownDeadline = new AbortController() }: HttpServerOptions = {},
+): HttpServer {
   let shuttingDown = false;
   // Responses in progress: at shutdown the ones not yet answered are told to close their connection.
   const inFlight = new Set<ServerResponse>();
   // Handlers still running; a client that hangs up does not stop its handler, so shutdown waits for these too.
   const handlers = new Set<Promise<void>>();
-  // Aborted at the shutdown deadline: long work (streams) then ends with SHUTTING_DOWN instead of being cut.
-  const deadlineReached = new AbortController();
 
   const server = http.createServer((req, res) => {
     inFlight.add(res);
@@ -67,7 +74,8 @@ export function createHttpServer(mounts: Mount[], logger: Logger, { metrics, una
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sent = req.headers['x-request-id'];
     const requestId = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
-    return runWithRequestId(requestId, () => serve(req, res, requestId), deadlineReached.signal);
+    nameRequest(req, requestId);
+    return logger.level === 'debug' ? runInDebugScope(requestId, () => serve(req, res, requestId)) : serve(req, res, requestId);
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
@@ -78,7 +86,6 @@ export function createHttpServer(mounts: Mount[], logger: Logger, { metrics, una
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics?.observe(req.method ?? 'GET', res, mount?.path ?? 'unmatched', seconds);
-      // Named here: a 'close' event (client gone) runs outside the request's async context.
       logger.info('request', { requestId, method: req.method, path: (req.url ?? '').split('?')[0].slice(0, 200), status: res.statusCode, ms: Math.round(seconds * 1000) });
     });
     try {
@@ -90,7 +97,7 @@ export function createHttpServer(mounts: Mount[], logger: Logger, { metrics, una
       if (early) throw early;
       await mount.handler(req, res, url);
     } catch (caught) {
-      const error = toAppError(caught, logger);
+      const error = toAppError(caught, logger, 'request failed', requestId);
       if (res.headersSent) {
         res.destroy();
         return;
@@ -124,7 +131,7 @@ export function createHttpServer(mounts: Mount[], logger: Logger, { metrics, una
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
-          deadlineReached.abort(new AppError('SHUTTING_DOWN', 'The service is shutting down; retry on another instance or shortly'));
+          shutdownDeadline.abort(new AppError('SHUTTING_DOWN', 'The service is shutting down; retry on another instance or shortly'));
           const farewell = setTimeout(() => {
             server.closeAllConnections();
             resolve();

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import Redis from 'ioredis';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
+import { requestIdOf } from '../shared/request-context';
 
 /** Route classes with their own budgets: reading data, searching documents, and AI answers. */
 export const LIMIT_CLASSES = ['reads', 'search', 'ai'] as const;
@@ -99,7 +100,7 @@ export class RateLimiter {
     try {
       hit = await this.store.hit(`${limitClass}:${caller}`, policy.windowSeconds);
     } catch (error) {
-      this.logger.warn('rate limit store unavailable; request let through', { error: (error as Error).message });
+      this.logger.warn('rate limit store unavailable; request let through', { requestId: requestIdOf(res.req), error: (error as Error).message });
       return;
     }
     const remaining = Math.max(0, policy.limit - hit.count);
@@ -116,11 +117,11 @@ export class RateLimiter {
   }
 
   /** Gives back one request of a class that was charged provisionally (see admitOperation). */
-  async refund(caller: string, limitClass: LimitClass): Promise<void> {
+  async refund(caller: string, limitClass: LimitClass, requestId?: string): Promise<void> {
     try {
       await this.store.unhit(`${limitClass}:${caller}`);
     } catch (error) {
-      this.logger.warn('rate limit store unavailable; refund skipped', { error: (error as Error).message });
+      this.logger.warn('rate limit store unavailable; refund skipped', { requestId, error: (error as Error).message });
     }
   }
 

@@ -1,5 +1,4 @@
 import type { Logger } from './logger';
-import { currentRequestId } from './request-context';
 import { AppError } from './app-error';
 import { databaseUnavailable } from '../db/database-unavailable';
 
@@ -19,16 +18,15 @@ export function userErrorFromDatabase(error: unknown): AppError | null {
 /**
  * Turns anything thrown into the AppError a transport sends: an AppError as it is, a database error that is the
  * caller's doing as 400, a database that cannot be reached as 503 with Retry-After, anything else as a bug — logged with its detail, answered as INTERNAL_SERVER_ERROR with
- * nothing internal but the request id. Every transport's translator ends here, so a new rule (e.g. a database that
- * is down) is added once, below.
+ * nothing internal but the request id (`requestId`, the request being served). Every transport's translator ends
+ * here, so a new rule (e.g. a database that is down) is added once, below.
  */
-export function toAppError(error: unknown, logger: Logger, what = 'request failed'): AppError {
+export function toAppError(error: unknown, logger: Logger, what = 'request failed', requestId?: string): AppError {
   if (error instanceof AppError) return error;
   const unavailable = databaseUnavailable(error);
   if (unavailable) return unavailable;
   const fromDatabase = userErrorFromDatabase(error);
   if (fromDatabase) return fromDatabase;
-  logger.error(what, { error: error instanceof Error ? error.stack : String(error) });
-  const requestId = currentRequestId();
+  logger.error(what, { requestId, error: error instanceof Error ? error.stack : String(error) });
   return new AppError('INTERNAL_SERVER_ERROR', requestId ? `Internal server error (request id ${requestId})` : 'Internal server error');
 }

@@ -1,27 +1,30 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-
-interface RequestScope {
-  requestId: string;
-  /** Aborted (with an AppError SHUTTING_DOWN) when the service stops and the request is still running at the deadline. */
-  shutdown?: AbortSignal;
-}
-
-/** The request a piece of work belongs to, so every log line it writes carries the request id. */
-const current = new AsyncLocalStorage<RequestScope>();
-
-export function runWithRequestId<T>(requestId: string, work: () => T, shutdown?: AbortSignal): T {
-  return current.run({ requestId, shutdown }, work);
-}
-
-export function currentRequestId(): string | undefined {
-  return current.getStore()?.requestId;
-}
+import type { IncomingMessage } from 'node:http';
 
 /**
- * `signal`, also aborted when the service's shutdown deadline comes while this request runs; long work (an AI
- * stream) then ends with the shutdown as its reason, so the client is told instead of cut off.
+ * A request's id travels explicitly: the HTTP server names each request, transports put the id into the resolvers'
+ * context, and code that logs or reports a failure for a request passes it along. AsyncLocalStorage would carry it
+ * implicitly, but on Node 20 it runs a hook on every promise the process creates: about a tenth of the CPU of a
+ * read (issue 18). It is kept for debug logging only, where TypeORM writes SQL lines with no request at hand.
  */
-export function withShutdown(signal: AbortSignal): AbortSignal {
-  const shutdown = current.getStore()?.shutdown;
-  return shutdown ? AbortSignal.any([signal, shutdown]) : signal;
+const requestIds = new WeakMap<IncomingMessage, string>();
+
+export function nameRequest(req: IncomingMessage, requestId: string): void {
+  requestIds.set(req, requestId);
+}
+
+/** The id the HTTP server gave this request (the one sent back in X-Request-Id). */
+export function requestIdOf(req: IncomingMessage): string | undefined {
+  return requestIds.get(req);
+}
+
+const debugScope = new AsyncLocalStorage<string>();
+
+/** Runs a request's work so that debug lines written deep inside it (SQL) carry its id. Debug level only. */
+export function runInDebugScope<T>(requestId: string, work: () => T): T {
+  return debugScope.run(requestId, work);
+}
+
+export function debugScopeRequestId(): string | undefined {
+  return debugScope.getStore();
 }
