@@ -5,6 +5,7 @@
  *
  *   npm run bench:profile                      nested page (20 companies) on the embedded PostgreSQL
  *   npm run bench:profile -- list              GET /v1/companies instead
+ *   npm run bench:profile -- statement         GET one company's FY2024 income statement instead
  *   DATABASE_URL=postgres://...                on that server, in a database created for the run and dropped after
  *   BENCH_SECONDS=5                            profiled seconds (default 10), after a 3 s warm-up
  *   PROFILE_FILE=nested.cpuprofile             also keep the raw profile (opens in Chrome DevTools)
@@ -82,7 +83,7 @@ function load(url: string, seconds: number, init: { method: 'GET' | 'POST'; body
 
 async function main(teardown: Teardown): Promise<void> {
   const target = process.argv[2] ?? 'nested';
-  if (target !== 'nested' && target !== 'list') throw new BenchError(`unknown request "${target}" (nested or list)`);
+  if (!['nested', 'list', 'statement'].includes(target)) throw new BenchError(`unknown request "${target}" (nested, list or statement)`);
   const seconds = Number(process.env.BENCH_SECONDS || '10');
   const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-profile-'));
   teardown.add('remove temp dir', () => fs.rmSync(tempDir, { recursive: true, force: true }));
@@ -102,9 +103,13 @@ async function main(teardown: Teardown): Promise<void> {
   const app = await startApp(config, createLogger('error'));
   teardown.add('close service', () => app.close());
 
-  const request = target === 'nested'
-    ? { url: `${app.url}/graphql`, method: 'POST' as const, body: JSON.stringify({ query: nestedPageQuery(20) }) }
-    : { url: `${app.url}/v1/companies`, method: 'GET' as const };
+  const firstCompany = ((await (await fetch(`${app.url}/v1/companies?limit=1`)).json()) as { data: Array<{ id: number }> }).data[0].id;
+  const requests = {
+    nested: { url: `${app.url}/graphql`, method: 'POST' as const, body: JSON.stringify({ query: nestedPageQuery(20) }), what: 'POST /graphql nested page (20 companies × 4 fiscal years × 3 statements)' },
+    list: { url: `${app.url}/v1/companies`, method: 'GET' as const, what: 'GET /v1/companies' },
+    statement: { url: `${app.url}/v1/companies/${firstCompany}/income-statement?period=FY2024`, method: 'GET' as const, what: `GET /v1/companies/${firstCompany}/income-statement?period=FY2024` },
+  };
+  const request = requests[target as keyof typeof requests];
   await load(request.url, 3, request);
 
   const session = new Session();
@@ -120,7 +125,7 @@ async function main(teardown: Teardown): Promise<void> {
   if (result.non2xx > 0 || result.errors > 0) throw new BenchError(`${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
   process.stdout.write(
     [
-      `CPU profile: ${target === 'nested' ? 'POST /graphql nested page (20 companies × 4 fiscal years × 3 statements)' : 'GET /v1/companies'}`,
+      `CPU profile: ${request.what}`,
       `database     ${serverUrl ? 'PostgreSQL server (DATABASE_URL)' : 'embedded PostgreSQL (PGlite)'}; load ${os.loadavg()[0].toFixed(2)}`,
       `requests     ${result.requests.total} in ${seconds} s (${result.requests.average.toFixed(1)} req/s)`,
       ...formatSummary(profile, result.requests.total),

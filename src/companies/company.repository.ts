@@ -83,13 +83,22 @@ export async function findSectors(manager: EntityManager): Promise<string[]> {
   return rows.map((row) => row.sector);
 }
 
+/** The company matching `condition` (SQL on alias `c`), as the page reads them: a plain row in an entity instance. */
+async function findOneCompany(manager: EntityManager, condition: string, values: unknown[]): Promise<Company | null> {
+  const [row]: Company[] = await manager.query(
+    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')} FROM companies AS c WHERE ${condition} ORDER BY c.id LIMIT 1`,
+    values,
+  );
+  return row ? Object.assign(new Company(), row) : null;
+}
+
 export function findCompanyById(manager: EntityManager, id: number): Promise<Company | null> {
-  return manager.getRepository(Company).findOneBy({ id });
+  return findOneCompany(manager, 'c.id = $1', [id]);
 }
 
 /** Tickers match in any case. */
 export function findCompanyByTicker(manager: EntityManager, ticker: string): Promise<Company | null> {
-  return manager.getRepository(Company).createQueryBuilder('c').where('upper(c.ticker) = upper(:ticker)', { ticker }).getOne();
+  return findOneCompany(manager, 'upper(c.ticker) = upper($1)', [ticker]);
 }
 
 /**

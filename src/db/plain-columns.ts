@@ -16,8 +16,18 @@ function plainValue(column: ColumnMetadata, alias: string): string {
  * Built from the metadata, so a new column on the entity is read with no change here.
  */
 export function plainColumnList(metadata: EntityMetadata, alias: string): string {
-  return metadata.columns.map((column) => `${plainValue(column, alias)} AS "${column.propertyName}"`).join(', ');
+  let byAlias = columnLists.get(metadata);
+  if (!byAlias) columnLists.set(metadata, (byAlias = new Map()));
+  let list = byAlias.get(alias);
+  if (list === undefined) {
+    list = metadata.columns.map((column) => `${plainValue(column, alias)} AS "${column.propertyName}"`).join(', ');
+    byAlias.set(alias, list);
+  }
+  return list;
 }
+
+// Built once per entity and alias: the lists do not change while the process runs, and a read asks for one each time.
+const columnLists = new WeakMap<EntityMetadata, Map<string, string>>();
 
 /**
  * The same plain row as one JSON object (`json_build_object`), of the named properties only or of every column: for

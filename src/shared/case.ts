@@ -3,11 +3,26 @@ import { snakeCase } from 'typeorm/util/StringUtils';
 
 export { snakeCase };
 
+// REST answers convert the same few hundred field names over and over; keys of stored JSON could be anything, so
+// the memory is bounded.
+const snakeNames = new Map<string, string>();
+const MAX_REMEMBERED_NAMES = 5_000;
+
+/** snakeCase, remembered. */
+function snakeName(name: string): string {
+  let snake = snakeNames.get(name);
+  if (snake === undefined) {
+    snake = snakeCase(name);
+    if (snakeNames.size < MAX_REMEMBERED_NAMES) snakeNames.set(name, snake);
+  }
+  return snake;
+}
+
 /** Copies a JSON-like value with every object key in snake_case (REST speaks snake_case, GraphQL camelCase). */
 export function snakeCaseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeCaseKeys);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snakeCase(key), snakeCaseKeys(inner)]));
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snakeName(key), snakeCaseKeys(inner)]));
   }
   return value;
 }
@@ -24,7 +39,7 @@ export function restCase(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(restCase);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [snakeCase(key), NAME_VALUED_KEYS.has(key) && typeof inner === 'string' ? snakeCase(inner) : restCase(inner)]),
+      Object.entries(value).map(([key, inner]) => [snakeName(key), NAME_VALUED_KEYS.has(key) && typeof inner === 'string' ? snakeName(inner) : restCase(inner)]),
     );
   }
   return value;

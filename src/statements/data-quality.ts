@@ -49,8 +49,13 @@ const NOT_AMOUNTS = new Set(['id', 'companyId', 'fiscalYear', 'fiscalQuarter', '
 
 /** The coarsest unit an amount of this statement can have: the largest power of ten up to a thousandth of its largest amount. */
 export function statementUnitCap(statement: object | null | undefined): number {
-  const amounts = Object.entries(statement ?? {}).filter(([key, value]) => typeof value === 'number' && !NOT_AMOUNTS.has(key)).map(([, value]) => Math.abs(value as number));
-  const largest = Math.max(0, ...amounts);
+  // A loop, not entries/filter/map: this runs for every input of every check of every statement read (issue 18).
+  let largest = 0;
+  const values = (statement ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(values)) {
+    const value = values[key];
+    if (typeof value === 'number' && !NOT_AMOUNTS.has(key) && Math.abs(value) > largest) largest = Math.abs(value);
+  }
   let cap = 1;
   while (cap * 10 <= largest / 1000 && cap < 1_000_000) cap *= 10;
   return cap;
@@ -58,7 +63,16 @@ export function statementUnitCap(statement: object | null | undefined): number {
 
 /** How far a comparison may be off through rounding alone: half the unit of each amount (capped by its statement's). */
 export function roundingTolerance(inputs: Array<[Maybe, object | null | undefined]>): number {
-  return inputs.filter(([value]) => known(value)).reduce((sum, [value, statement]) => sum + Math.min(roundingUnit([value]), statementUnitCap(statement)) / 2, 0);
+  // Most inputs of a check come from the same statement: its cap is worked out once.
+  const caps = new Map<object | null | undefined, number>();
+  let sum = 0;
+  for (const [value, statement] of inputs) {
+    if (!known(value)) continue;
+    let cap = caps.get(statement);
+    if (cap === undefined) caps.set(statement, (cap = statementUnitCap(statement)));
+    sum += Math.min(roundingUnit([value]), cap) / 2;
+  }
+  return sum;
 }
 
 function result(check: CheckName, difference: number, inputs: Array<[Maybe, object | null | undefined]>, detail: string, failure: string): QualityCheck {
@@ -67,7 +81,9 @@ function result(check: CheckName, difference: number, inputs: Array<[Maybe, obje
   return { check, passed, difference, tolerance, detail: passed ? detail : `${detail}. ${failure}` };
 }
 
-const money = (value: number) => Math.round(value).toLocaleString('en-US');
+// One formatter for the process: toLocaleString builds a new one on every call.
+const MONEY = new Intl.NumberFormat('en-US');
+const money = (value: number) => MONEY.format(Math.round(value));
 
 export function balanceCheck(b: Amounts<BalanceSheet>): QualityCheck | null {
   if (!known(b.totalAssets)) return null;
