@@ -21,6 +21,10 @@
  *   BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_SOAK_SECONDS=60   override the lengths
  *   DATABASE_URL=postgres://...   also on that server (after the embedded database), in a database created for the
  *                                 run and dropped after it; the two-instance figure needs it
+ *   npm run bench -- --baseline <dir>   also times another build of the service (a checkout at <dir>, built with
+ *                                 `npm run build`, whose migrations this one's include) in the same interleaved rounds,
+ *                                 and prints this build's req/s and CPU per request as ratios to it: a change's effect
+ *                                 measured in one run, whatever else the machine is doing
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -57,6 +61,8 @@ interface BenchOptions {
   soakSeconds: number;
   /** Server on which to create the throw-away database; null for the embedded PostgreSQL only. */
   serverUrl: string | null;
+  /** The bench server script of another build of the service, timed beside this one; null for none. */
+  baseline: string | null;
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
@@ -65,10 +71,20 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min
   return Number(raw);
 }
 
+/** The bench server of the build in `dir` (a checkout of this project after `npm run build`). */
+function baselineScript(dir: string | undefined): string {
+  if (!dir || dir.startsWith('--')) throw new BenchError('--baseline needs the folder of another checkout of the service, built with `npm run build`');
+  const script = path.resolve(dir, 'dist', 'bench', 'bench-server.js');
+  if (!fs.existsSync(script)) throw new BenchError(`--baseline ${dir}: no ${path.relative(dir, script)} there; run \`npm run build\` in it first`);
+  return script;
+}
+
 function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
   const flags = ['--json', '--quick', '--soak', '--no-soak'];
-  const unknown = argv.find((arg) => !flags.includes(arg));
-  if (unknown !== undefined) throw new BenchError(`unknown argument "${unknown}" (flags: ${flags.join(', ')})`);
+  const baselineAt = argv.indexOf('--baseline');
+  const baseline = baselineAt >= 0 ? baselineScript(argv[baselineAt + 1]) : null;
+  const unknown = argv.find((arg, i) => !flags.includes(arg) && !(baselineAt >= 0 && (i === baselineAt || i === baselineAt + 1)));
+  if (unknown !== undefined) throw new BenchError(`unknown argument "${unknown}" (flags: ${flags.join(', ')}, --baseline <dir>)`);
   const quick = argv.includes('--quick');
   const soak = argv.includes('--no-soak') ? false : quick ? argv.includes('--soak') : true;
   return {
@@ -79,6 +95,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
     warmupSeconds: quick ? 1 : 2,
     soakSeconds: soak ? wholeNumber(env, 'BENCH_SOAK_SECONDS', 300, SOAK_SAMPLE_SECONDS) : 0,
     serverUrl: env.DATABASE_URL?.trim() || null,
+    baseline,
   };
 }
 
@@ -95,8 +112,8 @@ interface ServerProcess {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function startServer(kind: ServerKind, database: BenchDatabase, teardown: Teardown): Promise<ServerProcess> {
-  const child: ChildProcess = fork(path.join(__dirname, 'bench-server.js'), [], {
+async function startServer(kind: ServerKind, database: BenchDatabase, teardown: Teardown, script = path.join(__dirname, 'bench-server.js')): Promise<ServerProcess> {
+  const child: ChildProcess = fork(script, [], {
     // NODE_ENV=production as deployed: graphql-js (used by all three) then skips its development-only checks.
     env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: kind, BENCH_DATABASE_URL: database.url, BENCH_POOL_SIZE: String(database.poolSize) },
     // --expose-gc: the retained heap is measured after a full collection.
@@ -141,9 +158,9 @@ async function startServer(kind: ServerKind, database: BenchDatabase, teardown: 
 }
 
 async function startEmbedded(tempDir: string, teardown: Teardown): Promise<BenchDatabase> {
-  // One connection per server process (four: service, bare, PostGraphile, and a spare). They share PGlite's single
-  // session, which is safe only because one server is timed at a time and each is settled before the next.
-  const embedded = await startEmbeddedPostgres(path.join(tempDir, 'pglite'), 4);
+  // One connection per server process (five: service, bare, PostGraphile, a baseline build, and a spare). They share
+  // PGlite's single session, which is safe only because one server is timed at a time and each is settled before the next.
+  const embedded = await startEmbeddedPostgres(path.join(tempDir, 'pglite'), 5);
   teardown.add('stop embedded PostgreSQL', () => embedded.stop());
   return { kind: 'embedded', description: 'embedded PostgreSQL (PGlite)', url: embedded.url, poolSize: 1 };
 }
@@ -151,7 +168,7 @@ async function startEmbedded(tempDir: string, teardown: Teardown): Promise<Bench
 // ---------------------------------------------------------------------------------------------------------------
 // Pages
 
-type TargetName = 'bare' | 'PostGraphile' | 'service REST' | 'service GraphQL';
+type TargetName = 'bare' | 'PostGraphile' | 'service REST' | 'service GraphQL' | 'baseline REST' | 'baseline GraphQL';
 
 interface Target {
   name: TargetName;
@@ -188,6 +205,19 @@ async function fetchJson(url: string, init?: RequestInit): Promise<any> {
 
 const postGraphQL = (server: ServerProcess, query: string, variables?: Record<string, unknown>) =>
   fetchJson(`${server.url}/graphql`, { method: 'POST', body: graphqlBody(query, variables) });
+
+/**
+ * The baseline build asked exactly what the service is asked, beside it in every page; its answers must pass the
+ * same checks.
+ */
+function withBaseline(pages: Page[], baseline: ServerProcess): Page[] {
+  return pages.map((page) => ({
+    ...page,
+    targets: page.targets.flatMap((target) =>
+      target.name.startsWith('service ') ? [target, { ...target, name: target.name.replace('service', 'baseline') as TargetName, server: baseline }] : [target],
+    ),
+  }));
+}
 
 /** The three servers' requests for each page, with what each answer must be. */
 async function definePages(servers: Record<ServerKind, ServerProcess>, databaseUrl: string): Promise<Page[]> {
@@ -388,6 +418,8 @@ interface TargetFigures extends RunFigures {
   rounds: number[];
   ratioToBare: number;
   ratioToPostGraphile: number;
+  /** For the service's targets when a baseline build was timed: req/s and CPU per request as ratios to its. */
+  toBaseline: { requestsPerSecond: number; cpuMsPerRequest: number } | null;
 }
 
 /** Every page on every server, round after round; within a round the servers take turns in a rotating order. */
@@ -422,6 +454,8 @@ async function measurePages(pages: Page[], options: BenchOptions, signal: AbortS
     const peer = figuresOf(page.targets.find((target) => target.name === 'PostGraphile') as Target).requestsPerSecond;
     return page.targets.map((target) => {
       const figures = figuresOf(target);
+      const baselineTarget = target.name.startsWith('service ') ? page.targets.find((other) => other.name === target.name.replace('service', 'baseline')) : undefined;
+      const baseline = baselineTarget ? figuresOf(baselineTarget) : null;
       return {
         page: page.name,
         target: target.name,
@@ -429,6 +463,9 @@ async function measurePages(pages: Page[], options: BenchOptions, signal: AbortS
         ...figures,
         ratioToBare: bare > 0 ? figures.requestsPerSecond / bare : 0,
         ratioToPostGraphile: peer > 0 ? figures.requestsPerSecond / peer : 0,
+        toBaseline: baseline
+          ? { requestsPerSecond: figures.requestsPerSecond / baseline.requestsPerSecond, cpuMsPerRequest: figures.cpuMsPerRequest / baseline.cpuMsPerRequest }
+          : null,
       };
     });
   });
@@ -621,12 +658,23 @@ function formatDatabase(report: DatabaseReport): string[] {
     String(f.non2xx + f.errors),
   ]);
   const { flood, twoInstances, soak: samples } = report;
+  const againstBaseline = report.figures.filter((f) => f.toBaseline !== null);
+  const baselineLines = againstBaseline.length === 0 ? [] : [
+    '',
+    'this build against the baseline build, same rounds (req/s and CPU per request as ratios; below 1.00× CPU is less):',
+    ...table(
+      ['page', 'server', 'req/s', 'vs baseline', 'CPU ms/req', 'CPU vs baseline'],
+      againstBaseline.map((f) => [f.page, f.target, f.requestsPerSecond.toFixed(1), `${f.toBaseline?.requestsPerSecond.toFixed(2)}×`, f.cpuMsPerRequest.toFixed(2), `${f.toBaseline?.cpuMsPerRequest.toFixed(2)}×`]),
+      2,
+    ),
+  ];
   const lines = [
     `== ${report.database.description}`,
     ...table(['page', 'server', 'request', 'req/s', 'rounds', 'p50 ms', 'p99 ms', 'CPU ms/req', 'vs bare', 'vs PostGraphile', 'RSS MB', 'failed'], rows, 3),
     '',
     'targets (issue 18), as ratios of this run:',
     ...report.targets.map((t) => `  ${t.met ? 'met    ' : 'not met'}  ${t.goal}: ${t.ratio.toFixed(2)}×`),
+    ...baselineLines,
     '',
     `parser flood: ${flood.request}, ${FLOOD_READERS} callers, alone and while ${FLOOD_ATTACKERS} anonymous clients each POST a 0.9 MB document of 300,000 directives to /graphql every ${FLOOD_INTERVAL_MS / 1000} s`,
     `  alone        ${flood.quiet.requests} requests, p50 ${flood.quiet.p50Ms} ms, p95 ${flood.quiet.p95Ms} ms`,
@@ -671,7 +719,8 @@ async function benchmarkDatabase(database: BenchDatabase, options: BenchOptions,
   // The service first: it migrates and seeds the demo data the other two then read.
   const service = await startServer('service', database, teardown);
   const [bare, postgraphile] = await Promise.all([startServer('bare', database, teardown), startServer('postgraphile', database, teardown)]);
-  const pages = await definePages({ service, bare, postgraphile }, database.url);
+  const ownPages = await definePages({ service, bare, postgraphile }, database.url);
+  const pages = options.baseline ? withBaseline(ownPages, await startServer('service', database, teardown, options.baseline)) : ownPages;
   // All verified before any is timed, so a broken page fails the bench in seconds, not minutes.
   await verify(pages);
   const figures = await measurePages(pages, options, signal);
