@@ -11,8 +11,9 @@
  * FinanceBench companies of the first QUICK_COMPANIES questions' companies only (their whole filings), no TAT-QA.
  * `--keep <dir>` keeps the embedded database and what was stored in <dir>; a later run with the same --keep (and the
  * same --quick and --tatqa-limit) skips the ingestion and the fit, to compare query-side changes quickly.
- * `--details <file>` writes, per FinanceBench question and setting/mode, the rank of the first gold page and the
- * documents ranked first, for looking at why questions fail.
+ * `--details <file>` writes, per question and setting/mode, the rank of the first gold passage and the passages ranked
+ * first (FinanceBench pages globally and by company, TAT-QA passages within the context), for looking at why questions
+ * fail and at what a change moved.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -193,7 +194,15 @@ function periodOf(page: { doc_name: string; doc_type: string; doc_period: number
   return page.doc_type === '10q' && quarter ? `Q${quarter[2]}-${quarter[1]}` : null;
 }
 
-async function evaluateFinanceBench(backend: SearchBackend, database: Database, options: Options) {
+/** One line of --details: where a question's first gold passage came in one setting and mode, and what came first. */
+type Detail = Record<string, unknown>;
+
+function detailOf(query: { id: string; question: string }, setting: string, mode: SearchMode, ranked: string[], gold: string[], extra: Detail = {}): Detail {
+  const goldRank = ranked.findIndex((id) => gold.includes(id)) + 1;
+  return { id: query.id, setting, mode, goldRank, gold, top: ranked.slice(0, 5), question: query.question, ...extra };
+}
+
+async function evaluateFinanceBench(backend: SearchBackend, database: Database, options: Options, details: Detail[]) {
   let corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; doc_period: number; gics_sector: string; text: string }>(
     path.join(options.folder, 'financebench', 'corpus.jsonl'),
   );
@@ -222,7 +231,6 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
 
   const results: Record<string, Record<string, Metrics>> = {};
   const grid: Record<string, Metrics> = {};
-  const details: Array<Record<string, unknown>> = [];
   for (const setting of ['global', 'company'] as const) {
     const filterOf = (query: FinanceBenchQuery) =>
       setting === 'company' ? [companyIds.get(query.company)].filter((id): id is number => id !== undefined) : null;
@@ -246,10 +254,7 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
       for (const query of queries) {
         const ranked = await rankPassages(backend, ingestion.passagesOf, query.question, mode, filterOf(query));
         rankings.push({ ranked, gold: query.gold_passage_ids, full: query.full_doc_in_corpus, doc: query.doc_name });
-        if (options.details && query.full_doc_in_corpus) {
-          const goldRank = ranked.findIndex((id) => query.gold_passage_ids.includes(id)) + 1;
-          details.push({ id: query.id, setting, mode, goldRank, gold: query.gold_passage_ids, top: ranked.slice(0, 5), question: query.question });
-        }
+        if (options.details && query.full_doc_in_corpus) details.push(detailOf(query, setting, mode, ranked, query.gold_passage_ids));
       }
       const full = rankings.filter((r) => r.full);
       const key = `${setting}/${mode.toLowerCase()}`;
@@ -260,11 +265,10 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
       progress(options.json, `  ${key}: recall@5 ${round(results[key].full_doc['recall@5'])} (full-document queries)`);
     }
   }
-  if (options.details) fs.writeFileSync(options.details, details.map((row) => JSON.stringify(row)).join('\n'));
   return { pages: corpus.length, queries: queries.length, chunks: ingestion.chunks, ingest_seconds: round(ingestion.seconds), fit_seconds: round(ingestion.fitSeconds), results, fusion_grid: grid };
 }
 
-async function evaluateTatqa(backend: SearchBackend, database: Database, options: Options) {
+async function evaluateTatqa(backend: SearchBackend, database: Database, options: Options, details: Detail[]) {
   const queries = await readJsonl<{ id: string; split: string; context_id: string; question: string; gold_passage_ids: string[]; answer_from: string }>(
     path.join(options.folder, 'tatqa', 'queries_dev.jsonl'),
   );
@@ -290,7 +294,9 @@ async function evaluateTatqa(backend: SearchBackend, database: Database, options
     const rankings = [];
     for (const query of limited) {
       const filter = [companyIds.get(`tatqa ${query.context_id}`) as number];
-      rankings.push({ ranked: await rankPassages(backend, ingestion.passagesOf, query.question, mode, filter), gold: query.gold_passage_ids });
+      const ranked = await rankPassages(backend, ingestion.passagesOf, query.question, mode, filter);
+      rankings.push({ ranked, gold: query.gold_passage_ids });
+      if (options.details) details.push(detailOf(query, 'tatqa-context', mode, ranked, query.gold_passage_ids, { answer_from: query.answer_from }));
     }
     results[`within_context/${mode.toLowerCase()}`] = score(rankings, [1, 3], 10);
     progress(options.json, `  within_context/${mode.toLowerCase()}: recall@1 ${round(results[`within_context/${mode.toLowerCase()}`]['recall@1'])}`);
@@ -318,9 +324,11 @@ async function main(): Promise<void> {
     // Every passage is stored first; the built-in model is then fitted once on the whole corpus (see ingestPassages).
     backend = await prepareSearch(database, config, createLogger('error'), { backgroundRefit: false });
     const report: Record<string, unknown> = { embedder: null, database: database.kind };
-    if (!options.skipFinancebench) report.financebench = await evaluateFinanceBench(backend, database, options);
+    const details: Detail[] = [];
+    if (!options.skipFinancebench) report.financebench = await evaluateFinanceBench(backend, database, options, details);
     report.embedder = (await backend.models.current())?.model ?? 'none';
-    if (!options.skipTatqa) report.tatqa = await evaluateTatqa(backend, database, options);
+    if (!options.skipTatqa) report.tatqa = await evaluateTatqa(backend, database, options, details);
+    if (options.details) fs.writeFileSync(options.details, details.map((row) => JSON.stringify(row)).join('\n'));
     if (options.json) {
       process.stdout.write(`${JSON.stringify(report, (_key, value) => (typeof value === 'number' ? round(value) : value))}\n`);
       return;
