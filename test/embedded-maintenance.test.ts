@@ -101,5 +101,9 @@ describe('maintenance of the embedded database (what autovacuum does on a server
     expect(dueMaintenance([{ ...table, insertedSinceVacuum: 2_999 }])).to.deep.equal([]);
     expect(dueMaintenance([table], new Set(['t']))).to.deep.equal([{ name: 't', vacuum: true }]);
     expect(dueMaintenance([{ ...table, reltuples: -1, relpages: 0, pages: 0 }])).to.deep.equal([]);
+    // The embeddings are vacuumed, never analyzed (see NOT_ANALYZED).
+    const embeddings = { ...table, name: 'chunk_embeddings' };
+    expect(dueMaintenance([{ ...embeddings, reltuples: -1 }])).to.deep.equal([]);
+    expect(dueMaintenance([{ ...embeddings, dead: 2_051 }])).to.deep.equal([{ name: 'chunk_embeddings', vacuum: true }]);
   });
 });
