@@ -126,6 +126,7 @@ async function ingestAll(backend: SearchBackend, documents: Iterable<SectionDocu
 }
 
 const PROBE_INTERVAL_MS = 250;
+const RUN = new Date().toISOString();
 /** Probes timed before a refit starts: how long the same search and ingestion take without one. */
 const BASELINE_PROBES = 20;
 
@@ -140,7 +141,9 @@ async function probeRequests(backend: SearchBackend, companyId: number, running:
     await search(backend, { query: QUERIES[i % QUERIES.length], mode: 'HYBRID', topK: 10 });
     searches.push(millisecondsSince(started));
     started = process.hrtime.bigint();
-    await ingestDocument(backend, { companyId, title: `refit probe ${i}`, docType: 'other', content: `Probe paragraph ${i} written while the model is refitted.`, format: 'TEXT' });
+    // The run's start in the text: a probe identical to one of an earlier run would not be stored again, and `--refit`
+    // needs the baseline probes' new chunks to change the corpus the model is fitted on.
+    await ingestDocument(backend, { companyId, title: `refit probe ${i}`, docType: 'other', content: `Probe paragraph ${i} of run ${RUN} written while the model is refitted.`, format: 'TEXT' });
     ingestions.push(millisecondsSince(started));
     await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
   }
