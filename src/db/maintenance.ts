@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Logger } from '../shared/logger';
 import { giveWayToRequests } from './give-way';
+import { tableStates, vacuumOrAnalyze, type TableState } from './maintenance.repository';
 
 /**
  * What autovacuum does on a PostgreSQL server, done by hand on the embedded database, where it never runs: PGlite is
@@ -44,17 +45,6 @@ export interface MaintenanceReport {
   ms: number;
 }
 
-interface TableState {
-  name: string;
-  /** Rows and pages as of the last VACUUM, ANALYZE or CREATE INDEX (-1 rows: never). */
-  reltuples: number;
-  relpages: number;
-  pages: number;
-  modifiedSinceAnalyze: number;
-  insertedSinceVacuum: number;
-  dead: number;
-}
-
 /** Which of the public schema's tables are due, and for what, by autovacuum's rules (see above). */
 export function dueMaintenance(tables: TableState[], vacuumAnyway: ReadonlySet<string> = new Set()): Array<{ name: string; vacuum: boolean }> {
   const due: Array<{ name: string; vacuum: boolean }> = [];
@@ -90,26 +80,11 @@ export async function maintainEmbeddedTables(
   const report: MaintenanceReport = { vacuumed: [], analyzed: [], ms: 0 };
   if (database.kind !== 'embedded') return report;
   const manager = database.dataSource.manager;
-  const tables: TableState[] = (
-    await manager.query(
-      `SELECT c.relname AS name, c.reltuples::float8 AS reltuples, c.relpages AS relpages,
-              (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages,
-              coalesce(s.n_mod_since_analyze, 0)::float8 AS "modifiedSinceAnalyze",
-              coalesce(s.n_ins_since_vacuum, 0)::float8 AS "insertedSinceVacuum", coalesce(s.n_dead_tup, 0)::float8 AS dead
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-         LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
-        WHERE n.nspname = 'public' AND c.relkind = 'r'
-        ORDER BY c.relname`,
-    )
-  ).map((row: TableState) => ({
-    ...row, reltuples: Number(row.reltuples), modifiedSinceAnalyze: Number(row.modifiedSinceAnalyze), insertedSinceVacuum: Number(row.insertedSinceVacuum), dead: Number(row.dead),
-  }));
+  const tables = await tableStates(manager);
   for (const table of dueMaintenance(tables, new Set(vacuum))) {
     await giveWayToRequests(manager);
     const tableStarted = Date.now();
-    // Names come from the catalog, quoted as identifiers; VACUUM and ANALYZE take no bind parameters.
-    const quoted = `"${table.name.replace(/"/g, '""')}"`;
-    await manager.query(table.vacuum ? `VACUUM${NOT_ANALYZED.has(table.name) ? '' : ' (ANALYZE)'} ${quoted}` : `ANALYZE ${quoted}`);
+    await vacuumOrAnalyze(manager, table.name, { vacuum: table.vacuum, analyze: !NOT_ANALYZED.has(table.name) });
     (table.vacuum ? report.vacuumed : report.analyzed).push(table.name);
     logger.debug(table.vacuum ? 'vacuumed and analyzed a table' : 'analyzed a table', { table: table.name, ms: Date.now() - tableStarted });
   }
