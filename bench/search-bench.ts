@@ -10,8 +10,10 @@
  * database created for the run and dropped after it; otherwise on a fresh embedded database. While each refit runs, a
  * search and a small ingestion are timed every few hundred milliseconds, to show how long a refit holds them up.
  * `--keep <dir>` keeps the embedded database in <dir> after the run; a later run with the same --keep only measures the
- * queries on it (to compare query-side changes at 100,000 chunks without ingesting again); with `--refit` as well, it
- * refits the built-in model on the kept corpus once more, with the probes, instead (to measure a refit at that size).
+ * queries on it (to compare query-side changes at 100,000 chunks without ingesting again), cold and warm: cold, each
+ * query kind's 20 queries once on a database just started (its buffers empty, as after a restart of the service),
+ * then warm, the rounds after one pass of every kind; with `--refit` as well, it refits the built-in model on the kept
+ * corpus once more, with the probes, instead (to measure a refit at that size). DB_SHARED_BUFFERS_MB applies.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -124,6 +126,7 @@ async function ingestAll(backend: SearchBackend, documents: Iterable<SectionDocu
 }
 
 const PROBE_INTERVAL_MS = 250;
+const RUN = new Date().toISOString();
 /** Probes timed before a refit starts: how long the same search and ingestion take without one. */
 const BASELINE_PROBES = 20;
 
@@ -138,7 +141,9 @@ async function probeRequests(backend: SearchBackend, companyId: number, running:
     await search(backend, { query: QUERIES[i % QUERIES.length], mode: 'HYBRID', topK: 10 });
     searches.push(millisecondsSince(started));
     started = process.hrtime.bigint();
-    await ingestDocument(backend, { companyId, title: `refit probe ${i}`, docType: 'other', content: `Probe paragraph ${i} written while the model is refitted.`, format: 'TEXT' });
+    // The run's start in the text: a probe identical to one of an earlier run would not be stored again, and `--refit`
+    // needs the baseline probes' new chunks to change the corpus the model is fitted on.
+    await ingestDocument(backend, { companyId, title: `refit probe ${i}`, docType: 'other', content: `Probe paragraph ${i} of run ${RUN} written while the model is refitted.`, format: 'TEXT' });
     ingestions.push(millisecondsSince(started));
     await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
   }
@@ -175,23 +180,30 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function measureQueries(backend: SearchBackend, rounds: number, companyId: number) {
+type Latency = Record<string, { p50: number; p95: number; max: number; queries: number }>;
+
+/** The query kinds measured: every mode, for all companies and for one. */
+function queryKinds(backend: SearchBackend): Array<{ name: string; mode: SearchMode; filtered: boolean }> {
   const modes: SearchMode[] = backend.vectorAvailable ? ['TEXT', 'VECTOR', 'HYBRID'] : ['TEXT'];
-  const figures: Record<string, { p50: number; p95: number; queries: number }> = {};
-  for (const filtered of [false, true]) {
-    for (const mode of modes) {
-      const timings: number[] = [];
-      for (let round = 0; round < rounds; round += 1) {
-        for (const query of QUERIES) {
-          const started = process.hrtime.bigint();
-          await search(backend, { query, mode, topK: 10, companyIds: filtered ? [companyId] : null });
-          timings.push(Number(process.hrtime.bigint() - started) / 1e6);
-        }
-      }
-      timings.sort((a, b) => a - b);
-      figures[`${filtered ? 'one company' : 'all companies'}/${mode.toLowerCase()}`] = { p50: percentile(timings, 50), p95: percentile(timings, 95), queries: timings.length };
+  return [false, true].flatMap((filtered) => modes.map((mode) => ({ name: `${filtered ? 'one company' : 'all companies'}/${mode.toLowerCase()}`, mode, filtered })));
+}
+
+async function timeQueries(backend: SearchBackend, { mode, filtered }: { mode: SearchMode; filtered: boolean }, rounds: number, companyId: number): Promise<Latency[string]> {
+  const timings: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    for (const query of QUERIES) {
+      const started = process.hrtime.bigint();
+      await search(backend, { query, mode, topK: 10, companyIds: filtered ? [companyId] : null });
+      timings.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
   }
+  timings.sort((a, b) => a - b);
+  return { p50: percentile(timings, 50), p95: percentile(timings, 95), max: timings[timings.length - 1], queries: timings.length };
+}
+
+async function measureQueries(backend: SearchBackend, rounds: number, companyId: number): Promise<Latency> {
+  const figures: Latency = {};
+  for (const kind of queryKinds(backend)) figures[kind.name] = await timeQueries(backend, kind, rounds, companyId);
   return figures;
 }
 
@@ -199,7 +211,11 @@ interface Stage {
   name: string;
   totalChunks: number;
   ingestion: Awaited<ReturnType<typeof ingestAll>> | null;
-  latency: Awaited<ReturnType<typeof measureQueries>>;
+  latency: Latency;
+  /** Each query kind's 20 queries once, right after the embedded database started (kept index only). */
+  cold?: Latency;
+  /** Resident memory of the embedded database's process after the queries, in MB (Linux only). */
+  databaseRssMb?: number | null;
 }
 
 async function countChunks(database: Database): Promise<number> {
@@ -262,6 +278,43 @@ async function refitKept(database: Database, backend: SearchBackend, companyId: 
   return { name: 'kept index, refitted', totalChunks, ingestion, latency: {} };
 }
 
+type Opened = { database: Database; backend: SearchBackend; close: () => Promise<void> };
+
+/** Each query kind's 20 queries once, each kind on a database just started (so on empty buffers). */
+async function measureCold(open: () => Promise<Opened>, companyId: number, log: (m: string) => void): Promise<Latency> {
+  const figures: Latency = {};
+  let kinds: ReturnType<typeof queryKinds> | null = null;
+  for (let i = 0; kinds === null || i < kinds.length; i += 1) {
+    const { backend, close } = await open();
+    try {
+      kinds ??= queryKinds(backend);
+      figures[kinds[i].name] = await timeQueries(backend, kinds[i], 1, companyId);
+      log(`  cold ${kinds[i].name}: p95 ${figures[kinds[i].name].p95.toFixed(0)} ms`);
+    } finally {
+      await close();
+    }
+  }
+  return figures;
+}
+
+/** Resident memory of a process in MB, from /proc (null elsewhere). */
+function residentMb(pid: number | null): number | null {
+  if (pid === null) return null;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The kept index warm: one pass of every query kind first (not counted), then the rounds. */
+async function measureKept(database: Database, backend: SearchBackend, rounds: number, companyId: number, cold: Latency): Promise<Stage> {
+  await measureQueries(backend, 1, companyId);
+  const latency = await measureQueries(backend, rounds, companyId);
+  return { name: 'kept index', totalChunks: await countChunks(database), ingestion: null, latency, cold, databaseRssMb: residentMb(database.childPid) };
+}
+
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
   const log = (message: string) => options.json || process.stderr.write(`${message}\n`);
@@ -277,15 +330,20 @@ async function main(): Promise<void> {
     if (serverUrl && options.keep) throw new BenchError('--keep keeps an embedded database; leave DATABASE_URL unset');
     const throwaway = serverUrl ? await createThrowawayDatabase(serverUrl, teardown) : null;
     const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: throwaway?.url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'error' });
-    const database = await openDatabase(config, createLogger('error'));
-    teardown.add('close database', () => database.close());
-    await withStartupLock(database, (runner) => migrate(database, runner));
-    // Bulk loading: the built-in model is fitted once after each stage (timed), not again and again as it grows.
-    const backend = await prepareSearch(database, config, createLogger('error'), { backgroundRefit: false });
-    teardown.add('stop the search model', () => backend.models.close());
+    const open = async () => {
+      const database = await openDatabase(config, createLogger('error'));
+      await withStartupLock(database, (runner) => migrate(database, runner));
+      // Bulk loading: the built-in model is fitted once after each stage (timed), not again and again as it grows.
+      const backend = await prepareSearch(database, config, createLogger('error'), { backgroundRefit: false });
+      return { database, backend, close: async () => { await backend.models.close(); await database.close(); } };
+    };
+    // A kept index is measured cold first: each query kind right after the database started, its buffers empty.
+    const cold = kept && !options.refit ? await measureCold(open, kept.firstCompany, log) : undefined;
+    const { database, backend, close } = await open();
+    teardown.add('close database', close);
 
     const stages = kept
-      ? [options.refit ? await refitKept(database, backend, kept.firstCompany, log) : { name: 'kept index', totalChunks: await countChunks(database), ingestion: null, latency: await measureQueries(backend, options.rounds, kept.firstCompany) }]
+      ? [options.refit ? await refitKept(database, backend, kept.firstCompany, log) : await measureKept(database, backend, options.rounds, kept.firstCompany, cold as Latency)]
       : await buildIndex(database, backend, options, log);
 
     const report = { database: throwaway?.description ?? 'embedded PostgreSQL (PGlite)', embedder: (await backend.models.current())?.model ?? 'none', vector: backend.vectorAvailable, stages };
@@ -306,10 +364,15 @@ async function main(): Promise<void> {
         process.stdout.write(`the same probes before the refit: ${baseline.searches} hybrid searches, longest ${baseline.longestSearchMs.toFixed(0)} ms (median ${baseline.medianSearchMs.toFixed(0)}); ${baseline.ingestions} ingestions, longest ${baseline.longestIngestionMs.toFixed(0)} ms (median ${baseline.medianIngestionMs.toFixed(0)})\n`);
       }
       if (Object.keys(stage.latency).length === 0) continue;
-      process.stdout.write(`${'query (top 10)'.padEnd(24)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'runs'.padStart(7)}\n`);
-      for (const [name, figures] of Object.entries(stage.latency)) {
-        process.stdout.write(`${name.padEnd(24)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${String(figures.queries).padStart(7)}\n`);
-      }
+      const table = (title: string, latency: Latency) => {
+        process.stdout.write(`${title.padEnd(24)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'max ms'.padStart(9)}${'runs'.padStart(7)}\n`);
+        for (const [name, figures] of Object.entries(latency)) {
+          process.stdout.write(`${name.padEnd(24)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${figures.max.toFixed(1).padStart(9)}${String(figures.queries).padStart(7)}\n`);
+        }
+      };
+      if (stage.cold) table('cold (top 10)', stage.cold);
+      table(stage.cold ? 'warm (top 10)' : 'query (top 10)', stage.latency);
+      if (stage.databaseRssMb) process.stdout.write(`embedded database process: ${stage.databaseRssMb.toFixed(0)} MB resident after the queries\n`);
     }
   } finally {
     const failures = await teardown.runAll();

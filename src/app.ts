@@ -7,6 +7,7 @@ import type { Logger } from './shared/logger';
 import { openDatabase, migrate, withStartupLock, type Database } from './db/database';
 import { seedDemoDocuments, seedIfEmpty } from './demo/seed';
 import { prepareSearch } from './search/search-backend';
+import { maintainEmbeddedTables } from './db/maintenance';
 import { buildAppSchema } from './graphql/schema';
 import { createGraphQLHandler, sendGraphQLTransportError } from './graphql/graphql-handler';
 import { createRequestContext, type Services } from './graphql/context';
@@ -166,6 +167,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       const documents = await services.search.models.bulk(() => seedDemoDocuments(services.search));
       if (documents > 0) logger.info('seeded demo documents', { documents, model: (await services.search.models.current())?.model ?? null });
     }
+    // After migrations and seeding (bulk writes) the planner needs statistics; the embedded database never gathers them itself.
+    await maintainEmbeddedTables(database, logger);
 
     const authenticator = new Authenticator(database.dataSource, tokens);
     if (config.databaseUrl && !config.redisUrl) {

@@ -106,6 +106,18 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     expect(indexes[0].indexdef).to.include(current.name);
   });
 
+  it('vacuums the old model’s dead rows after the refit (the embedded database has no autovacuum)', async () => {
+    const state = await waitFor(async () => {
+      const [row] = await sql<{ vacuumed: boolean; dead: number; live: number }>(
+        `SELECT last_vacuum IS NOT NULL AS vacuumed, n_dead_tup::int AS dead, n_live_tup::int AS live FROM pg_stat_user_tables WHERE relname = 'chunk_embeddings'`,
+      );
+      return row?.vacuumed ? row : null;
+    }, 'chunk_embeddings to be vacuumed');
+    const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
+    expect(state.dead).to.equal(0);
+    expect(state.live).to.equal(chunks);
+  });
+
   it('keeps its model across a restart, without refitting', async () => {
     const [before] = await sql('SELECT name, fitted_at FROM embedding_models');
     await app.close();

@@ -19,6 +19,7 @@ import { parseFiling } from '../sec/filing-sections';
 import { prepareSearch } from '../search/search-backend';
 import { ingestDocument } from '../search/ingestion.service';
 import type { Database } from '../db/database';
+import { maintainEmbeddedTables } from '../db/maintenance';
 import type { AppConfig } from '../config/config';
 
 const USAGE = 'usage: npm run import:sec -- <companyfacts .json files> [--tickers company_tickers.json]\n       npm run import:sec -- --ticker AAPL   (downloads from the SEC; set SEC_USER_AGENT="Your Name you@example.com")\n       npm run import:sec -- --filings <10-K/10-Q .html files>';
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
       }
     }
     if (options.filings.length > 0) failed += await importFilings(database, config, options.filings);
+    await maintainEmbeddedTables(database, createLogger('warn'));
   } finally {
     await database.close();
   }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { loadConfig } from '../config/config';
 import { createLogger } from '../shared/logger';
 import { migrate, openDatabase, withStartupLock } from '../db/database';
+import { maintainEmbeddedTables } from '../db/maintenance';
 import { findCompany } from '../companies/company.service';
 import { prepareSearch } from '../search/search-backend';
 import { ingestDocument } from '../search/ingestion.service';
@@ -118,6 +119,7 @@ async function viaDatabase(options: Options): Promise<{ ingest: Ingest; close():
         // Refit the built-in search model once for everything just stored (if the corpus grew enough).
         if (await backend.models.refitIfStale()) process.stdout.write('Refitted the built-in search model on the grown corpus\n');
         await backend.models.close();
+        await maintainEmbeddedTables(database, createLogger('warn'));
         await database.close();
       },
     };

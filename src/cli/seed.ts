@@ -5,6 +5,7 @@ import { createLogger } from '../shared/logger';
 import { migrate, openDatabase, withStartupLock } from '../db/database';
 import { reseed, seedDemoDocuments } from '../demo/seed';
 import { prepareSearch } from '../search/search-backend';
+import { maintainEmbeddedTables } from '../db/maintenance';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
     const documents = await seedDemoDocuments(search);
     await search.models.refitIfStale();
     await search.models.close();
+    await maintainEmbeddedTables(database, createLogger('warn'));
     process.stdout.write(
       `Seeded ${report.companies} companies, ${report.statements} statements and ${documents} documents (${database.kind} database)\n`,
     );

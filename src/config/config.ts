@@ -13,6 +13,8 @@ export interface AppConfig {
   dbPoolSize: number;
   /** How many times a dead embedded database child is restarted (with doubling back-off) before the process exits. */
   dbRestartAttempts: number;
+  /** Shared buffers of the embedded database, in megabytes (its page cache, held in memory for the process's life). */
+  dbSharedBuffersMb: number;
   /** Seed the deterministic demo data when the database holds no company. */
   seedDemoData: boolean;
   logLevel: LogLevel;
@@ -68,6 +70,9 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
 export class ConfigError extends Error {}
+
+/** See the README's Configuration: what the embedded database's page cache costs in memory and buys in search latency. */
+export const DEFAULT_SHARED_BUFFERS_MB = 128;
 
 type Env = Record<string, string | undefined>;
 
@@ -144,6 +149,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     databaseUrl,
     dbPoolSize: readInt(env, 'DB_POOL_SIZE', 10, 1, 200),
     dbRestartAttempts: readInt(env, 'DB_RESTART_ATTEMPTS', 5, 0, 20),
+    // PGlite's WebAssembly memory is at most 2 GB, and the buffers must leave room for the rest of PostgreSQL.
+    dbSharedBuffersMb: readInt(env, 'DB_SHARED_BUFFERS_MB', DEFAULT_SHARED_BUFFERS_MB, 16, 1024),
     seedDemoData: readBool(env, 'SEED_DEMO_DATA', true),
     logLevel,
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -62,7 +62,9 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
   if (!config.databaseUrl) {
     unlock = lockDataDir(config.dataDir);
     try {
-      embedded = await EmbeddedSupervisor.start(path.join(config.dataDir, 'pglite'), logger, config.dbRestartAttempts);
+      embedded = await EmbeddedSupervisor.start(path.join(config.dataDir, 'pglite'), logger, config.dbRestartAttempts, {
+        sharedBuffersMb: config.dbSharedBuffersMb,
+      });
     } catch (error) {
       unlock();
       throw error;

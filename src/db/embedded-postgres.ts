@@ -15,6 +15,12 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
+/** Settings of the embedded server that an operator may tune. */
+export interface EmbeddedSettings {
+  /** PostgreSQL's shared_buffers, in megabytes; PGlite's own default (128) when absent. */
+  sharedBuffersMb?: number;
+}
+
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -23,10 +29,16 @@ const STOP_TIMEOUT_MS = 15_000;
  * session, so callers must use a pool of exactly one connection (`maxConnections` > 1 is only for tools such as the
  * benchmark that take turns).
  */
-export async function startEmbeddedPostgres(dataDir: string, maxConnections = 1, port = 0): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(dataDir: string, maxConnections = 1, port = 0, settings: EmbeddedSettings = {}): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true });
   const child = fork(path.join(__dirname, 'pglite-server.js'), [], {
-    env: { ...process.env, PGLITE_DATA_DIR: dataDir, PGLITE_MAX_CONNECTIONS: String(maxConnections), PGLITE_PORT: String(port) },
+    env: {
+      ...process.env,
+      PGLITE_DATA_DIR: dataDir,
+      PGLITE_MAX_CONNECTIONS: String(maxConnections),
+      PGLITE_PORT: String(port),
+      PGLITE_SHARED_BUFFERS_MB: settings.sharedBuffersMb ? String(settings.sharedBuffersMb) : '',
+    },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 

@@ -1,6 +1,6 @@
 import type { Logger } from '../shared/logger';
 import type { DatabaseHealth } from './database-health';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres';
+import { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedSettings } from './embedded-postgres';
 
 // Waits before each restart attempt: the first at once, then doubling (bounded by the number of attempts).
 const FIRST_BACKOFF_MS = 250;
@@ -24,10 +24,11 @@ export class EmbeddedSupervisor {
     private child: EmbeddedPostgres,
     private readonly logger: Logger,
     private readonly restartAttempts: number,
+    private readonly settings: EmbeddedSettings,
   ) {}
 
-  static async start(dataDir: string, logger: Logger, restartAttempts: number): Promise<EmbeddedSupervisor> {
-    return new EmbeddedSupervisor(dataDir, await startEmbeddedPostgres(dataDir), logger, restartAttempts);
+  static async start(dataDir: string, logger: Logger, restartAttempts: number, settings: EmbeddedSettings = {}): Promise<EmbeddedSupervisor> {
+    return new EmbeddedSupervisor(dataDir, await startEmbeddedPostgres(dataDir, 1, 0, settings), logger, restartAttempts, settings);
   }
 
   /** The connection URL; it stays the same across restarts (same port). */
@@ -75,7 +76,7 @@ export class EmbeddedSupervisor {
       health.change('restarting', { attempt });
       try {
         const started = Date.now();
-        const child = await startEmbeddedPostgres(this.dataDir, 1, this.child.port);
+        const child = await startEmbeddedPostgres(this.dataDir, 1, this.child.port, this.settings);
         this.logger.info('embedded database restarted', { attempt, pid: child.pid, ms: Date.now() - started });
         this.child = child;
         if (this.stopping) return void (await child.stop());

@@ -21,8 +21,11 @@ async function main(): Promise<void> {
   // A restarted child takes the port of the one before, so the pool's connection URL stays right.
   const port = Number(process.env.PGLITE_PORT ?? '0');
   if (!dataDir) throw new Error('PGLITE_DATA_DIR is not set');
+  const sharedBuffersMb = Number(process.env.PGLITE_SHARED_BUFFERS_MB || '0');
 
-  const db = await PGlite.create(dataDir, { extensions: { vector } });
+  // PGlite's own start parameters (single user, no parallel workers…) stay; ours are added after them.
+  const startParams = sharedBuffersMb > 0 ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] : undefined;
+  const db = await PGlite.create(dataDir, { extensions: { vector }, startParams });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections });
   await server.start();
   const servedPort = Number(server.getServerConn().split(':').pop());

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Database } from '../db/database';
 import { giveWayToRequests } from '../db/give-way';
+import { maintainEmbeddedTables } from '../db/maintenance';
 import type { Logger } from '../shared/logger';
 import type { Embedder } from './embedder';
 import { DEFAULT_LSA_OPTIONS, LsaProjector, SAMPLE_SEPARATOR, type LsaModel, type LsaOptions, type SampleTexts } from './lsa';
@@ -258,7 +259,10 @@ export class CorpusModel implements EmbeddingModels {
     this.checkedAt = Date.now();
     // Chunks stored while the vectors were being written still have only the old model's.
     await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed);
-    await this.dropOtherModels(name);
+    const dropped = await this.dropOtherModels(name);
+    // The old model's rows are dead now, and the corpus changed by a quarter since the last fit: on the embedded
+    // database nothing else would reclaim that space or refresh the planner's statistics.
+    await maintainEmbeddedTables(this.database, this.logger, { vacuum: dropped > 0 ? ['chunk_embeddings'] : [] });
     this.logger.info('fitted the built-in search model', {
       model: name, chunks: sampledChunks, fittedOn: fitted.documents, terms: fitted.terms.length, rank: fitted.rank, seconds: (Date.now() - started) / 1000,
     });
@@ -312,9 +316,11 @@ export class CorpusModel implements EmbeddingModels {
     }
   }
 
-  /** Drops the vectors, index and row of every other built-in model: they are stale once the new one is ready. */
-  private async dropOtherModels(keep: string): Promise<void> {
-    for (const model of await otherModels(this.dataSource.manager, LSA_MODEL_PREFIX, keep)) await dropModel(this.dataSource.manager, model);
+  /** Drops the vectors, index and row of every other built-in model: they are stale once the new one is ready. Returns how many. */
+  private async dropOtherModels(keep: string): Promise<number> {
+    const others = await otherModels(this.dataSource.manager, LSA_MODEL_PREFIX, keep);
+    for (const model of others) await dropModel(this.dataSource.manager, model);
+    return others.length;
   }
 
   /** Stops a running refit (its half-written model is never switched to) and waits for it to let go. */

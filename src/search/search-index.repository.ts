@@ -129,6 +129,11 @@ export function nearestChunks(
   return manager.transaction(async (inner) => {
     await inner.query(`SET LOCAL hnsw.ef_search = ${Math.max(100, Math.min(1000, Math.floor(limit)))}`);
     if (iterativeScan) await inner.query('SET LOCAL hnsw.iterative_scan = relaxed_order');
+    // One company's vectors (a few thousand) are compared exactly, through the (model, company) key: with statistics
+    // the planner takes the HNSW index for them too, and its scan then walks past tens of thousands of other
+    // companies' vectors (0.8 s at 100,000 chunks, against 15 ms exactly). HNSW is an index scan, the key serves a
+    // bitmap scan, so turning index scans off for this statement leaves the exact plan.
+    if (filter.companyIds) await inner.query('SET LOCAL enable_indexscan = off');
     const documents = restrictsDocuments(filter) ? documentCondition('e.chunk_id', filter, 5) : null;
     const rows: Array<{ id: number; score: number }> = await inner.query(
       `SELECT e.chunk_id AS id, (1 - (e.embedding::vector(${dimensions}) <=> $1::vector(${dimensions})))::float8 AS score
