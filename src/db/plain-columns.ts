@@ -8,6 +8,9 @@ function plainValue(column: ColumnMetadata, alias: string): string {
   return column.type === 'date' ? `to_char(${source}, 'YYYY-MM-DD')` : column.type === 'numeric' ? `${source}::float8` : source;
 }
 
+// Built once per entity and alias: the lists do not change while the process runs, and a read asks for one each time.
+const columnLists = new WeakMap<EntityMetadata, Map<string, string>>();
+
 /**
  * The column list that reads an entity's rows as plain objects with the entity's property names, in the shape
  * TypeORM's hydration gives them: `date` columns as YYYY-MM-DD strings, `numeric` columns as numbers (PostgreSQL's
@@ -25,9 +28,6 @@ export function plainColumnList(metadata: EntityMetadata, alias: string): string
   }
   return list;
 }
-
-// Built once per entity and alias: the lists do not change while the process runs, and a read asks for one each time.
-const columnLists = new WeakMap<EntityMetadata, Map<string, string>>();
 
 /**
  * The same plain row as one JSON object (`json_build_object`), of the named properties only or of every column: for

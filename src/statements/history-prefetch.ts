@@ -35,7 +35,7 @@ const { maxPeriods: MAX_HISTORY } = CAPS.history;
 const historyKey = (type: PeriodType, last: number) => `${type}|${last}`;
 
 /** The columns a selection of a statement type needs: its column fields, or all when it selects a computed field. */
-function columnsOf(fields: Record<string, ResolveTree>, columns: Set<string>): ColumnChoice {
+function columnsOf(fields: Record<string, ResolveTree>, columns: ReadonlySet<string>): ColumnChoice {
   const wanted = new Set<string>();
   for (const field of Object.values(fields)) {
     if (field.name === '__typename') continue;
@@ -57,11 +57,9 @@ function merge(into: Map<StatementKind, ColumnChoice>, kind: StatementKind, choi
  */
 export function plannedHistories(fields: ResolveTree[], manager: EntityManager): HistoryRequest[] {
   const requests = new Map<string, HistoryRequest>();
-  let columns: Record<StatementKind, Set<string>> | null = null;
+  const columns = statementColumnNames(manager);
   for (const field of fields) {
     if (field.name !== 'statements') continue;
-    // Read from the metadata only for a selection that has a history: the plain list never needs them.
-    columns ??= statementColumnNames(manager);
     const { type, last } = field.args as { type: PeriodType; last: number };
     // An argument out of range is the resolver's error to give, not a query to plan.
     if (!Number.isInteger(last) || last < 1 || last > MAX_HISTORY) continue;

@@ -87,10 +87,18 @@ export async function findStatementPeriods(manager: EntityManager, companyIds: r
   );
 }
 
+// Per data source: the entities' columns do not change while the process runs, and every nested page asks for them.
+const columnNamesBySource = new WeakMap<EntityManager['connection'], Record<StatementKind, ReadonlySet<string>>>();
+
 /** The column property names of each statement kind, from the entities' metadata. */
-export function statementColumnNames(manager: EntityManager): Record<StatementKind, Set<string>> {
-  const of = (kind: StatementKind) => new Set(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata.columns.map((column) => column.propertyName));
-  return { income: of('income'), balance: of('balance'), cashFlow: of('cashFlow') };
+export function statementColumnNames(manager: EntityManager): Record<StatementKind, ReadonlySet<string>> {
+  let names = columnNamesBySource.get(manager.connection);
+  if (!names) {
+    const of = (kind: StatementKind) => new Set(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata.columns.map((column) => column.propertyName));
+    names = { income: of('income'), balance: of('balance'), cashFlow: of('cashFlow') };
+    columnNamesBySource.set(manager.connection, names);
+  }
+  return names;
 }
 
 /** A period of a company's recent history with the statements read with it (null where the company has none). */
