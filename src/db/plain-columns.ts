@@ -29,18 +29,46 @@ export function plainColumnList(metadata: EntityMetadata, alias: string): string
   return list;
 }
 
+/** How a column's text comes back to the plain row's value: numbers for numeric and integer columns, text otherwise. */
+function textDecoder(column: ColumnMetadata): (text: string) => unknown {
+  const type = column.type;
+  if (type === 'numeric' || type === 'integer' || type === 'int' || type === Number) return Number;
+  if (type === 'date' || type === 'varchar' || type === 'text' || type === String) return (text) => text;
+  throw new Error(`no text reading for column ${column.propertyName} of type ${String(type)}`);
+}
+
+/** An entity's chosen columns as the elements of a text array, and the function that turns those elements back. */
+export interface PlainTextColumns {
+  /** The columns as text expressions, comma-separated, in the order `decode` reads them. */
+  expressions: string;
+  /** The plain row (as `plainColumnList` reads it) from the array's elements, starting at `offset`. */
+  decode(values: ReadonlyArray<string | null>, offset: number): Record<string, unknown>;
+}
+
 /**
- * The same plain row as one JSON object (`json_build_object`), of the named properties only or of every column: for
- * statements that return a whole tree as one JSON value. Numerics go into the JSON as their own decimal text, which
- * JSON.parse rounds to the same double as the float8 path (both round the exact decimal to nearest), without the
- * cast's cost. Property names not among the entity's columns are refused, so nothing but metadata reaches the SQL.
+ * The same plain row as elements of a text array (`array[…]`), of the named properties only or of every column: for
+ * statements that return many rows of several tables in one row, the way PostGraphile reads a nested page (issue 18).
+ * Text costs the database less than JSON, and numbers come back through Number() from their exact decimal text,
+ * which rounds to the same double as the float8 path. Property names not among the entity's columns are refused, so
+ * nothing but metadata reaches the SQL.
  */
-export function plainJsonObject(metadata: EntityMetadata, alias: string, properties: ReadonlySet<string> | 'all'): string {
+export function plainTextColumns(metadata: EntityMetadata, alias: string, properties: ReadonlySet<string> | 'all'): PlainTextColumns {
   const columns = properties === 'all' ? metadata.columns : metadata.columns.filter((column) => properties.has(column.propertyName));
   if (properties !== 'all' && columns.length !== properties.size) {
     const known = new Set(metadata.columns.map((column) => column.propertyName));
     throw new Error(`not columns of ${metadata.name}: ${[...properties].filter((name) => !known.has(name)).join(', ')}`);
   }
-  const value = (column: ColumnMetadata) => (column.type === 'numeric' ? `${alias}."${column.databaseName}"` : plainValue(column, alias));
-  return `json_build_object(${columns.map((column) => `'${column.propertyName}', ${value(column)}`).join(', ')})`;
+  const readers = columns.map((column) => ({ name: column.propertyName, decode: textDecoder(column) }));
+  const asText = (column: ColumnMetadata) => (column.type === 'date' ? plainValue(column, alias) : `${alias}."${column.databaseName}"::text`);
+  return {
+    expressions: columns.map(asText).join(', '),
+    decode(values, offset) {
+      const row: Record<string, unknown> = {};
+      readers.forEach(({ name, decode }, index) => {
+        const text = values[offset + index];
+        row[name] = text === null ? null : decode(text);
+      });
+      return row;
+    },
+  };
 }

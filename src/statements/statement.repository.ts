@@ -11,7 +11,7 @@ import { BalanceSheet } from './balance-sheet.entity';
 import { CashFlowStatement } from './cash-flow-statement.entity';
 import type { ValueSource } from './value-source.type';
 import type { PeriodType } from './fiscal-period';
-import { plainColumnList, plainJsonObject } from '../db/plain-columns';
+import { plainColumnList, plainTextColumns } from '../db/plain-columns';
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow';
 
@@ -106,11 +106,31 @@ export interface RecentPeriodRow extends Omit<StatementPeriodRow, 'kinds'> {
   statements: Partial<Record<StatementKind, Record<string, unknown> | null>>;
 }
 
+const STATEMENT_KINDS = Object.keys(STATEMENT_ENTITIES) as StatementKind[];
+
+/** Newest first by the label alone (the tables' CHECK makes it Q<n>-<yyyy> or FY<yyyy>): the year, a fiscal year before its quarters, then the quarter. */
+function newestFirst(a: { period: string }, b: { period: string }): number {
+  const descending = (x: string, y: string) => (x > y ? -1 : x < y ? 1 : 0);
+  return (
+    descending(a.period.slice(-4), b.period.slice(-4)) ||
+    descending(String(a.period.startsWith('FY')), String(b.period.startsWith('FY'))) ||
+    descending(a.period, b.period)
+  );
+}
+
+/** The same order in SQL, for one type of period: fiscal-year labels order themselves, quarters need the year first. */
+const NEWEST_FIRST_SQL: Record<PeriodType, string> = { ANNUAL: 's.period DESC', QUARTER: 'right(s.period, 4) DESC, s.period DESC' };
+
 /**
  * The last `last` periods of `type` of each company that have a statement, newest first (a fiscal year before its
- * own Q4), each with the statements of the given kinds as plain objects of the chosen columns: one SQL statement
- * that returns the whole history of a page as one JSON value, for the nested page (issue 18). A period's dates are
- * its first statement's, in the order income, balance sheet, cash flow (as findStatementPeriods gives them).
+ * own Q4), each with the statements of the given kinds as plain objects of the chosen columns: one SQL statement for
+ * the history of a whole page (issue 18). A period's dates are its first statement's, in the order income, balance
+ * sheet, cash flow (as findStatementPeriods gives them).
+ *
+ * Shaped like PostGraphile's read of the same page: each company row carries, per statement table, a text array of its
+ * newest `last` rows of the type (an index range with its own LIMIT), and the periods are merged here. That is exact:
+ * a period among the newest `last` of all tables is among the newest `last` of every table that has it. Every table is
+ * read, selected or not, since a period counts when any of its statements exists.
  */
 export async function findRecentStatements(
   manager: EntityManager,
@@ -119,28 +139,38 @@ export async function findRecentStatements(
   last: number,
   kinds: ReadonlyMap<StatementKind, ReadonlySet<string> | 'all'>,
 ): Promise<RecentPeriodRow[]> {
-  const union = (Object.keys(STATEMENT_ENTITIES) as StatementKind[])
-    .map((kind, rank) => `SELECT period, period_start, period_end, ${rank} AS rank FROM ${tableOf(manager, kind)} WHERE company_id = c.id AND period LIKE $2`)
-    .join(' UNION ALL ');
-  const statements = [...kinds].map(([kind, columns]) => {
-    const metadata = manager.getRepository(STATEMENT_ENTITIES[kind]).metadata;
-    return `'${kind}', (SELECT ${plainJsonObject(metadata, 's', columns)} FROM ${metadata.tableName} AS s WHERE s.company_id = c.id AND s.period = p.period)`;
+  const selected = new Map(
+    [...kinds].map(([kind, columns]) => [kind, plainTextColumns(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata, 's', columns)]),
+  );
+  const histories = STATEMENT_KINDS.map((kind) => {
+    const columns = selected.get(kind);
+    const elements = [`s.period`, `to_char(s.period_start, 'YYYY-MM-DD')`, `to_char(s.period_end, 'YYYY-MM-DD')`, ...(columns ? [columns.expressions] : [])];
+    return `array(SELECT array[${elements.join(', ')}] FROM ${tableOf(manager, kind)} AS s
+                   WHERE s.company_id = c.id AND s.period LIKE $2 ORDER BY ${NEWEST_FIRST_SQL[type]} LIMIT $3) AS "${kind}"`;
   });
-  // Newest first by the label alone (the tables' CHECK makes it Q<n>-<yyyy> or FY<yyyy>): the year, a fiscal year
-  // before its quarters, then the quarter.
-  const newestFirst = `right(period, 4) DESC, left(period, 2) = 'FY' DESC, period DESC`;
-  const [{ history }]: Array<{ history: RecentPeriodRow[] | null }> = await manager.query(
-    `SELECT json_agg(json_build_object('companyId', c.id, 'period', p.period,
-              'periodStart', to_char(p.period_start, 'YYYY-MM-DD'), 'periodEnd', to_char(p.period_end, 'YYYY-MM-DD'),
-              'statements', json_build_object(${statements.join(', ')}))
-              ORDER BY c.position, ${newestFirst.replace(/period/g, 'p.period')}) AS history
-       FROM unnest($1::int[]) WITH ORDINALITY AS c(id, position)
-       CROSS JOIN LATERAL (
-         SELECT DISTINCT ON (right(period, 4), left(period, 2) = 'FY', period) period, period_start, period_end
-           FROM (${union}) AS u ORDER BY ${newestFirst}, rank LIMIT $3) AS p`,
+  const rows: Array<{ companyId: number } & Record<StatementKind, Array<Array<string | null>>>> = await manager.query(
+    `SELECT c.id AS "companyId", ${histories.join(', ')} FROM unnest($1::int[]) WITH ORDINALITY AS c(id, position) ORDER BY c.position`,
     [companyIds, PERIOD_LABEL_PATTERN[type], last],
   );
-  return history ?? [];
+  const DATES = 3; // period, start, end: the columns read follow them
+  return rows.flatMap((row) => {
+    const periods = new Map<string, RecentPeriodRow>();
+    for (const kind of STATEMENT_KINDS) {
+      for (const values of row[kind]) {
+        const label = values[0] as string;
+        let period = periods.get(label);
+        if (!period) {
+          period = { companyId: row.companyId, period: label, periodStart: values[1] as string, periodEnd: values[2] as string, statements: {} };
+          periods.set(label, period);
+        }
+        const columns = selected.get(kind);
+        if (columns) period.statements[kind] = columns.decode(values, DATES);
+      }
+    }
+    const history = [...periods.values()].sort(newestFirst).slice(0, last);
+    for (const period of history) for (const kind of selected.keys()) period.statements[kind] ??= null;
+    return history;
+  });
 }
 
 /** The value sources of one statement kind for many (company, period) keys, in one query, by field. */
