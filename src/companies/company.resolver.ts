@@ -35,12 +35,11 @@ export class CompanyResolver {
     const selection = Object.values((parseResolveInfo(info) as ResolveTree).fieldsByTypeName.CompanyPage ?? {});
     // The total costs a count: only when asked for.
     const withTotal = selection.some((field) => field.name === 'total');
-    const page = await listCompanies(dataSource, { sector, ticker, q, limit, offset }, withTotal);
-    // The statement histories the selection asks of every company on the page, read in one go (see history-prefetch).
+    // The statement histories the selection asks of every company on the page, read with it (see history-prefetch).
     const companyFields = selection.filter((field) => field.name === 'items').flatMap((items) => Object.values(items.fieldsByTypeName.Company ?? {}));
     const histories = plannedHistories(companyFields, dataSource.manager);
-    if (histories.length > 0) await loaders.prefetched.load(dataSource.manager, page.items, histories);
-    return page;
+    const readAhead = histories.length > 0 ? loaders.prefetched.readAhead(dataSource.manager, histories) : undefined;
+    return listCompanies(dataSource, { sector, ticker, q, limit, offset }, withTotal, readAhead);
   }
 
   @CatalogAuthorized()

@@ -3,12 +3,13 @@ import type { EntityManager } from 'typeorm';
 import { CAPS } from '../operations/catalog';
 import type { PeriodType } from './fiscal-period';
 import { financialPeriodOf } from './available-period';
-import { findRecentStatements, statementColumnNames, type StatementKind } from './statement.repository';
+import { recentStatements, statementColumnNames, type RecentStatementsRead, type StatementKind } from './statement.repository';
+import type { CompanyReadAhead } from '../companies/company.repository';
 import { FinancialPeriod } from './statement.types';
 
 /**
  * The statement histories of a page of companies (`companies { items { statements(type, last) { incomeStatement {…} } } }`),
- * read in one SQL statement planned from the selection before graphql-js walks the page, instead of one look-up per
+ * read with the page in its own SQL statement, planned from the selection before graphql-js walks the page, instead of one look-up per
  * company, period and statement through the loaders (issue 18: a nested page of 20 cost 10 ms of CPU, most of it
  * promises, rows and columns nobody asked for). Only what the selection names is read: the periods of each
  * `(type, last)` asked for and, of each statement kind selected under them, the selected columns.
@@ -85,28 +86,36 @@ export class HistoryPrefetch {
   /** The statements read with each period object handed out (and only those: other objects go to the loaders). */
   private readonly statements = new WeakMap<FinancialPeriod, PrefetchedStatements>();
 
-  /** Reads the planned histories of a page's companies (one SQL statement per distinct `(type, last)`). */
-  async load(manager: EntityManager, companies: ReadonlyArray<{ id: number }>, requests: HistoryRequest[]): Promise<void> {
-    if (companies.length === 0) return;
-    const byId = new Map<number, Map<string, FinancialPeriod[]>>();
-    for (const company of companies) {
-      const histories = new Map<string, FinancialPeriod[]>();
-      this.histories.set(company, histories);
-      byId.set(company.id, histories);
-    }
-    for (const { type, last, kinds } of requests) {
-      for (const histories of byId.values()) histories.set(historyKey(type, last), []);
-      for (const row of await findRecentStatements(manager, [...byId.keys()], type, last, kinds)) {
-        const fields = financialPeriodOf(row);
-        if (!fields) continue;
-        // An instance of the GraphQL type, so type-graphql hands the resolvers this very object (it copies others).
-        const period = Object.assign(new FinancialPeriod(), fields);
-        byId.get(row.companyId)?.get(historyKey(type, last))?.push(period);
-        const read: PrefetchedStatements = {};
-        for (const kind of kinds.keys()) read[kind] = row.statements[kind] ?? null;
-        this.statements.set(period, read);
-      }
-    }
+  /**
+   * The planned histories as a read-ahead of the company page: each company's histories come in the page's own
+   * statement, one JSON value per company with every planned `(type, last)`, and land here by the company object.
+   */
+  readAhead(manager: EntityManager, requests: HistoryRequest[]): CompanyReadAhead {
+    let reads: RecentStatementsRead[] = [];
+    return {
+      expression: (param) => {
+        reads = requests.map((request) => recentStatements(manager, 'c.id', request, param));
+        return `json_build_array(${reads.map((read) => read.expression).join(', ')})`;
+      },
+      receive: (company, value) => {
+        const histories = new Map<string, FinancialPeriod[]>();
+        this.histories.set(company, histories);
+        requests.forEach(({ type, last, kinds }, index) => {
+          const periods: FinancialPeriod[] = [];
+          for (const row of reads[index].read(company.id, (value as unknown[])[index])) {
+            const fields = financialPeriodOf(row);
+            if (!fields) continue;
+            // An instance of the GraphQL type, so type-graphql hands the resolvers this very object (it copies others).
+            const period = Object.assign(new FinancialPeriod(), fields);
+            periods.push(period);
+            const statements: PrefetchedStatements = {};
+            for (const kind of kinds.keys()) statements[kind] = row.statements[kind] ?? null;
+            this.statements.set(period, statements);
+          }
+          histories.set(historyKey(type, last), periods);
+        });
+      },
+    };
   }
 
   /** The last `last` periods of `type` of a company of a page, newest first, when that page read them. */

@@ -11,7 +11,7 @@ import { BalanceSheet } from './balance-sheet.entity';
 import { CashFlowStatement } from './cash-flow-statement.entity';
 import type { ValueSource } from './value-source.type';
 import type { PeriodType } from './fiscal-period';
-import { plainColumnList, plainTextColumns } from '../db/plain-columns';
+import { plainColumnList, plainArrayColumns } from '../db/plain-columns';
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow';
 
@@ -121,56 +121,66 @@ function newestFirst(a: { period: string }, b: { period: string }): number {
 /** The same order in SQL, for one type of period: fiscal-year labels order themselves, quarters need the year first. */
 const NEWEST_FIRST_SQL: Record<PeriodType, string> = { ANNUAL: 's.period DESC', QUARTER: 'right(s.period, 4) DESC, s.period DESC' };
 
+/** A company's recent history as one SQL expression, and what turns its value into the history's periods. */
+export interface RecentStatementsRead {
+  /** A JSON value computed from the company id expression it was made for. */
+  expression: string;
+  /** The history in the expression's value, newest first. */
+  read(companyId: number, value: unknown): RecentPeriodRow[];
+}
+
 /**
- * The last `last` periods of `type` of each company that have a statement, newest first (a fiscal year before its
- * own Q4), each with the statements of the given kinds as plain objects of the chosen columns: one SQL statement for
- * the history of a whole page (issue 18). A period's dates are its first statement's, in the order income, balance
- * sheet, cash flow (as findStatementPeriods gives them).
+ * The last `last` periods of `type` of a company that have a statement, newest first (a fiscal year before its own
+ * Q4), each with the statements of the given kinds as plain objects of the chosen columns, as one SQL expression on
+ * `companyId` (an SQL expression), to be read with each company of a page in the page's own statement (issue 18).
+ * `param` adds a parameter to that statement. A period's dates are its first statement's, in the order income,
+ * balance sheet, cash flow (as findStatementPeriods gives them).
  *
- * Shaped like PostGraphile's read of the same page: each company row carries, per statement table, a text array of its
- * newest `last` rows of the type (an index range with its own LIMIT), and the periods are merged here. That is exact:
- * a period among the newest `last` of all tables is among the newest `last` of every table that has it. Every table is
- * read, selected or not, since a period counts when any of its statements exists.
+ * Shaped like PostGraphile's read of the same page: per statement table, an array of the company's newest `last` rows
+ * of the type (an index range with its own LIMIT), merged here. That is exact: a period among the newest `last` of
+ * all tables is among the newest `last` of every table that has it. Every table is read, selected or not, since a
+ * period counts when any of its statements exists.
  */
-export async function findRecentStatements(
+export function recentStatements(
   manager: EntityManager,
-  companyIds: readonly number[],
-  type: PeriodType,
-  last: number,
-  kinds: ReadonlyMap<StatementKind, ReadonlySet<string> | 'all'>,
-): Promise<RecentPeriodRow[]> {
+  companyId: string,
+  { type, last, kinds }: { type: PeriodType; last: number; kinds: ReadonlyMap<StatementKind, ReadonlySet<string> | 'all'> },
+  param: (value: unknown) => string,
+): RecentStatementsRead {
   const selected = new Map(
-    [...kinds].map(([kind, columns]) => [kind, plainTextColumns(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata, 's', columns)]),
+    [...kinds].map(([kind, columns]) => [kind, plainArrayColumns(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata, 's', columns)]),
   );
-  const histories = STATEMENT_KINDS.map((kind) => {
+  const pattern = param(PERIOD_LABEL_PATTERN[type]);
+  const limit = param(last);
+  const tables = STATEMENT_KINDS.map((kind) => {
     const columns = selected.get(kind);
-    const elements = [`s.period`, `to_char(s.period_start, 'YYYY-MM-DD')`, `to_char(s.period_end, 'YYYY-MM-DD')`, ...(columns ? [columns.expressions] : [])];
-    return `array(SELECT array[${elements.join(', ')}] FROM ${tableOf(manager, kind)} AS s
-                   WHERE s.company_id = c.id AND s.period LIKE $2 ORDER BY ${NEWEST_FIRST_SQL[type]} LIMIT $3) AS "${kind}"`;
+    const elements = ['s.period', 's.period_start', 's.period_end', ...(columns ? [columns.expressions] : [])];
+    // The rows' order within a table does not matter: the merge below orders the periods.
+    return `(SELECT json_agg(json_build_array(${elements.join(', ')})) FROM (SELECT * FROM ${tableOf(manager, kind)} AS s
+              WHERE s.company_id = ${companyId} AND s.period LIKE ${pattern} ORDER BY ${NEWEST_FIRST_SQL[type]} LIMIT ${limit}) AS s)`;
   });
-  const rows: Array<{ companyId: number } & Record<StatementKind, Array<Array<string | null>>>> = await manager.query(
-    `SELECT c.id AS "companyId", ${histories.join(', ')} FROM unnest($1::int[]) WITH ORDINALITY AS c(id, position) ORDER BY c.position`,
-    [companyIds, PERIOD_LABEL_PATTERN[type], last],
-  );
   const DATES = 3; // period, start, end: the columns read follow them
-  return rows.flatMap((row) => {
-    const periods = new Map<string, RecentPeriodRow>();
-    for (const kind of STATEMENT_KINDS) {
-      for (const values of row[kind]) {
-        const label = values[0] as string;
-        let period = periods.get(label);
-        if (!period) {
-          period = { companyId: row.companyId, period: label, periodStart: values[1] as string, periodEnd: values[2] as string, statements: {} };
-          periods.set(label, period);
-        }
+  return {
+    expression: `json_build_array(${tables.join(', ')})`,
+    read(companyId, value) {
+      const periods = new Map<string, RecentPeriodRow>();
+      STATEMENT_KINDS.forEach((kind, index) => {
         const columns = selected.get(kind);
-        if (columns) period.statements[kind] = columns.decode(values, DATES);
-      }
-    }
-    const history = [...periods.values()].sort(newestFirst).slice(0, last);
-    for (const period of history) for (const kind of selected.keys()) period.statements[kind] ??= null;
-    return history;
-  });
+        for (const values of (value as Array<unknown[][] | null>)[index] ?? []) {
+          const label = values[0] as string;
+          let period = periods.get(label);
+          if (!period) {
+            period = { companyId, period: label, periodStart: values[1] as string, periodEnd: values[2] as string, statements: {} };
+            periods.set(label, period);
+          }
+          if (columns) period.statements[kind] = columns.decode(values, DATES);
+        }
+      });
+      const history = [...periods.values()].sort(newestFirst).slice(0, last);
+      for (const period of history) for (const kind of selected.keys()) period.statements[kind] ??= null;
+      return history;
+    },
+  };
 }
 
 /** The value sources of one statement kind for many (company, period) keys, in one query, by field. */
