@@ -5,6 +5,7 @@
 import type { EntityManager } from 'typeorm';
 import { Company } from './company.entity';
 import { plainColumnList } from '../db/plain-columns';
+import { queryPrepared } from '../db/prepared-statements';
 
 export interface CompanyPageQuery {
   /** Compared case-insensitively; null or empty for every sector. */
@@ -83,7 +84,8 @@ export async function findCompanyPage(
   // The total comes with the page (a window count over the filter, before LIMIT): one statement, not two.
   const matching = withTotal ? ', count(*) OVER ()::int AS matching' : '';
   const ahead = readAhead ? `, ${readAhead.expression(param)} AS "readAhead"` : '';
-  const rows: Array<Company & { matching?: number; readAhead?: unknown }> = await manager.query(
+  const rows: Array<Company & { matching?: number; readAhead?: unknown }> = await queryPrepared(
+    manager,
     `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')}${matching}${ahead}
        FROM companies AS c ${where} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
     values,
@@ -110,7 +112,8 @@ export async function findSectors(manager: EntityManager): Promise<string[]> {
 
 /** The company matching `condition` (SQL on alias `c`), as the page reads them: a plain row in an entity instance. */
 async function findOneCompany(manager: EntityManager, condition: string, values: unknown[]): Promise<Company | null> {
-  const [row]: Company[] = await manager.query(
+  const [row] = await queryPrepared<Company>(
+    manager,
     `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')} FROM companies AS c WHERE ${condition} ORDER BY c.id LIMIT 1`,
     values,
   );

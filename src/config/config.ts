@@ -15,6 +15,8 @@ export interface AppConfig {
   dbRestartAttempts: number;
   /** Shared buffers of the embedded database, in megabytes (its page cache, held in memory for the process's life). */
   dbSharedBuffersMb: number;
+  /** Send the hot reads to an external server as named (prepared) statements, planned once per connection. */
+  dbPreparedStatements: boolean;
   /** Seed the deterministic demo data when the database holds no company. */
   seedDemoData: boolean;
   logLevel: LogLevel;
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dbRestartAttempts: readInt(env, 'DB_RESTART_ATTEMPTS', 5, 0, 20),
     // PGlite's WebAssembly memory is at most 2 GB, and the buffers must leave room for the rest of PostgreSQL.
     dbSharedBuffersMb: readInt(env, 'DB_SHARED_BUFFERS_MB', DEFAULT_SHARED_BUFFERS_MB, 16, 1024),
+    dbPreparedStatements: readBool(env, 'DB_PREPARED_STATEMENTS', true),
     seedDemoData: readBool(env, 'SEED_DEMO_DATA', true),
     logLevel,
     shutdownTimeoutMs: readInt(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

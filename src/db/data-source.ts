@@ -23,6 +23,11 @@ export class QueryCounter {
   count = 0;
 }
 
+/** A query as TypeORM hands it on: its text, or the config of a named statement (see prepared-statements). */
+function describeQuery(query: string | { name: string; text: string }): { query: string; statement?: string } {
+  return typeof query === 'string' ? { query } : { query: query.text, statement: query.name };
+}
+
 class ServiceLogger implements TypeOrmLogger {
   constructor(
     private readonly logger: Logger,
@@ -31,15 +36,15 @@ class ServiceLogger implements TypeOrmLogger {
 
   logQuery(query: string, parameters?: unknown[], _runner?: QueryRunner): void {
     this.counter.count += 1;
-    this.logger.debug('sql', { query, parameters });
+    this.logger.debug('sql', { ...describeQuery(query), parameters });
   }
   logQueryError(error: string | Error, query: string, parameters?: unknown[]): void {
     // An outage fails every query alike; the database health logs it once, as a state change.
     if (isConnectionError(error)) return;
-    this.logger.error('sql failed', { error: error instanceof Error ? error.message : error, query, parameters });
+    this.logger.error('sql failed', { error: error instanceof Error ? error.message : error, ...describeQuery(query), parameters });
   }
   logQuerySlow(time: number, query: string): void {
-    this.logger.warn('slow sql', { ms: time, query });
+    this.logger.warn('slow sql', { ms: time, ...describeQuery(query) });
   }
   logSchemaBuild(message: string): void {
     this.logger.debug(message);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { MigrationExecutor, type DataSource, type QueryRunner } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import type { Logger } from '../shared/logger';
+import { usePreparedStatements } from './prepared-statements';
 import { createDataSource, QueryCounter } from './data-source';
 import { EmbeddedSupervisor } from './embedded-supervisor';
 import { DatabaseHealth } from './database-health';
@@ -85,6 +86,8 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
     unlock?.();
     throw error;
   }
+  // Named statements need a session per connection, which the embedded database does not give (see prepared-statements).
+  if (!embedded && config.dbPreparedStatements) usePreparedStatements(dataSource);
   const kind = embedded ? 'embedded' : 'external';
   const health = new DatabaseHealth(kind, logger, async () => {
     await dataSource.query('SELECT 1');

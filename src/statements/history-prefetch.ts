@@ -100,7 +100,7 @@ export class HistoryPrefetch {
       receive: (company, value) => {
         const histories = new Map<string, FinancialPeriod[]>();
         this.histories.set(company, histories);
-        requests.forEach(({ type, last, kinds }, index) => {
+        requests.forEach(({ type, last }, index) => {
           const periods: FinancialPeriod[] = [];
           for (const row of reads[index].read(company.id, (value as unknown[])[index])) {
             const fields = financialPeriodOf(row);
@@ -108,9 +108,7 @@ export class HistoryPrefetch {
             // An instance of the GraphQL type, so type-graphql hands the resolvers this very object (it copies others).
             const period = Object.assign(new FinancialPeriod(), fields);
             periods.push(period);
-            const statements: PrefetchedStatements = {};
-            for (const kind of kinds.keys()) statements[kind] = row.statements[kind] ?? null;
-            this.statements.set(period, statements);
+            this.statements.set(period, row.statements);
           }
           histories.set(historyKey(type, last), periods);
         });

@@ -12,6 +12,7 @@ import { CashFlowStatement } from './cash-flow-statement.entity';
 import type { ValueSource } from './value-source.type';
 import type { PeriodType } from './fiscal-period';
 import { plainColumnList, plainArrayColumns } from '../db/plain-columns';
+import { queryPrepared } from '../db/prepared-statements';
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow';
 
@@ -57,7 +58,8 @@ const tableOf = (manager: EntityManager, kind: StatementKind) => manager.getRepo
 export function findStatements<K extends StatementKind>(manager: EntityManager, kind: K, keys: readonly StatementKey[]): Promise<Array<StatementOf<K>>> {
   // Plain rows shaped like the entity, not hydrated entities: hydration was the dearest part of a nested page.
   const metadata = manager.getRepository(STATEMENT_ENTITIES[kind]).metadata;
-  return manager.query(
+  return queryPrepared(
+    manager,
     `SELECT ${plainColumnList(metadata, 's')} FROM ${metadata.tableName} AS s
       WHERE (s.company_id, s.period) IN (SELECT * FROM unnest($1::int[], $2::text[]))`,
     [keys.map((key) => key.companyId), keys.map((key) => key.period)],
