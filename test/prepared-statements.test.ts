@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { startApp, type App } from '../src/app';
 import { createLogger } from '../src/shared/logger';
-import { TARGET, testConfig } from './helpers/test-app';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
+import { TARGET, freshDataDir, testConfig } from './helpers/test-app';
+import path from 'node:path';
 
 /**
  * The hot reads go to a PostgreSQL server as named statements once they repeat (planned once per connection), never
@@ -54,6 +56,27 @@ describe('named statements for the hot reads', function () {
     }
     // Named or not, the same answer.
     expect(new Set(bodies).size).to.equal(1);
+  });
+
+  it('names nothing on a DATABASE_URL that PGlite serves (its connections share one session), and says so', async function () {
+    // The benchmark's set-up: PGlite over a socket, several pooled connections. Only once per suite, on its embedded pass.
+    if (TARGET !== 'embedded') this.skip();
+    const served: EmbeddedPostgres = await startEmbeddedPostgres(path.join(freshDataDir(), 'pglite'), 4);
+    const lines: string[] = [];
+    const app = await startApp(testConfig({ databaseUrl: served.url, dbPoolSize: 4, logLevel: 'debug' }), createLogger('debug', (line) => void lines.push(line)));
+    try {
+      // Concurrent requests, so the pool opens several connections into the one session.
+      for (let round = 0; round < 3; round += 1) {
+        const answers = await Promise.all(Array.from({ length: 8 }, () => fetch(`${app.url}/v1/companies?limit=3`)));
+        expect(answers.map((answer) => answer.status)).to.deep.equal(Array(8).fill(200));
+      }
+      const logged = lines.map((line) => JSON.parse(line) as { message: string; statement?: string });
+      expect(logged.some((line) => line.message.startsWith('named statements off'))).to.equal(true);
+      expect(logged.filter((line) => line.message === 'sql' && line.statement)).to.deep.equal([]);
+    } finally {
+      await app.close();
+      await served.stop();
+    }
   });
 
   it('sends no named statement with DB_PREPARED_STATEMENTS=false', async function () {

@@ -81,13 +81,16 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
   });
   try {
     await dataSource.initialize();
+    // Named statements need a session per connection, which the embedded database does not give (see prepared-statements).
+    if (!embedded && config.dbPreparedStatements && !(await usePreparedStatements(dataSource))) {
+      logger.info('named statements off: DATABASE_URL is served by PGlite, whose connections share one session');
+    }
   } catch (error) {
+    if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
     await embedded?.stop();
     unlock?.();
     throw error;
   }
-  // Named statements need a session per connection, which the embedded database does not give (see prepared-statements).
-  if (!embedded && config.dbPreparedStatements) usePreparedStatements(dataSource);
   const kind = embedded ? 'embedded' : 'external';
   const health = new DatabaseHealth(kind, logger, async () => {
     await dataSource.query('SELECT 1');

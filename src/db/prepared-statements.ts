@@ -40,9 +40,16 @@ class StatementNames {
 
 const namesBySource = new WeakMap<DataSource, StatementNames>();
 
-/** Lets `queryPrepared` name statements on this data source (a PostgreSQL server, not the embedded database). */
-export function usePreparedStatements(dataSource: DataSource): void {
+/**
+ * Lets `queryPrepared` name statements on this data source, unless its server is PGlite (the embedded database, or
+ * one served over a socket as the benchmark does): whether a server gives each connection its own session is not
+ * in the URL, so the server is asked. Returns whether statements will be named.
+ */
+export async function usePreparedStatements(dataSource: DataSource): Promise<boolean> {
+  const [{ version }]: Array<{ version: string }> = await dataSource.query('SELECT version()');
+  if (version.includes('PGlite')) return false;
   namesBySource.set(dataSource, new StatementNames());
+  return true;
 }
 
 /** Runs a read like `manager.query`, as a named statement when the data source allows it and the text is a regular. */
