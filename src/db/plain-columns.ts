@@ -43,8 +43,8 @@ export interface PlainArrayColumns {
  * page (issue 18), but as JSON, which the driver parses natively (a text array is parsed character by character in
  * JavaScript). Every column goes in as it is stored, with no conversion for the database to run: numerics as their
  * own decimal text, which JSON.parse rounds to the same double as the float8 path (both round the exact decimal to
- * nearest), and dates as YYYY-MM-DD (JSON always writes dates in ISO 8601, whatever the session's DateStyle). Property names not among the entity's columns are
- * refused, so nothing but metadata reaches the SQL.
+ * nearest), and dates as YYYY-MM-DD (JSON always writes dates in ISO 8601, whatever the session's DateStyle).
+ * Property names not among the entity's columns are refused, so nothing but metadata reaches the SQL.
  */
 export function plainArrayColumns(metadata: EntityMetadata, alias: string, properties: ReadonlySet<string> | 'all'): PlainArrayColumns {
   const columns = properties === 'all' ? metadata.columns : metadata.columns.filter((column) => properties.has(column.propertyName));
