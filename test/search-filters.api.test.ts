@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { graphql, request } from './helpers/http';
 import { postingsOfTopChunks, termStatistics, type Posting } from '../src/search/search-index.repository';
+import { warmSearchIndex } from '../src/search/search-warmup.repository';
+import { createLogger } from '../src/shared/logger';
 
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -224,6 +226,16 @@ describe('search: the global text leg\'s candidates', () => {
       const actual = await postingsOfTopChunks(manager, { candidateTerms: terms, scoredTerms: scored, termIds, perTerm });
       expect(actual.map(key).sort(), `${terms.join(' ')} / ${perTerm}`).to.deep.equal(expected.map(key).sort());
     }
+  });
+
+  it('reads the term statistics and term vectors with their keys into the page cache, all of them when they fit', async () => {
+    const [{ pages }] = await sql(
+      `SELECT sum(pg_relation_size(r::regclass) / current_setting('block_size')::int)::int AS pages
+         FROM unnest(ARRAY['search_terms', 'search_terms_pkey', 'chunk_term_vectors', 'chunk_term_vectors_pkey']) AS r`,
+    );
+    const report = await warmSearchIndex(app().database.dataSource.manager, createLogger('error'));
+    expect(pages).to.be.above(0);
+    expect(report).to.deep.include({ pages, complete: true });
   });
 
   after(() => sql('DELETE FROM companies WHERE id = $1', [company]));

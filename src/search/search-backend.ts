@@ -7,7 +7,7 @@ import type { Embedder } from './embedder';
 import { backfillEmbeddings, ProviderModel, type EmbeddingModels } from './embedding-models';
 import { indexStoredChunks, type SearchBackend } from './ingestion.service';
 import { OpenAIEmbedder } from './openai-embedder';
-import { warmSearchIndex } from './search-warmup';
+import { warmSearchIndex } from './search-warmup.repository';
 import { ensureModelIndex, supportsIterativeScan } from './vector-schema';
 
 /** The provider's embedder when OPENAI_API_KEY is set; null means the built-in, corpus-fitted model. */
@@ -39,7 +39,7 @@ export async function prepareModel(database: Database, embedder: Embedder, logge
 /**
  * The search services for a migrated database. With the built-in model, a corpus that has text but no model yet is
  * fitted now (once); a model that the corpus has outgrown is refitted in the background. On the embedded database,
- * the text index's term vectors are read into its page cache (bounded, see search-warmup).
+ * the text index's term vectors are read into its page cache (bounded, see search-warmup.repository).
  */
 export async function prepareSearch(
   database: Database,

@@ -15,7 +15,7 @@ const WARMED: ReadonlyArray<{ table: string; key: string }> = [
 ];
 /** Share of the shared buffers the warm-up may fill, so the rest of the working set keeps room. */
 const BUFFER_SHARE = 0.5;
-/** Pages read per statement (8 MB), so a request arriving meanwhile waits for one short statement at most. */
+/** Pages read per statement (8 MB): the budget and the time limit are checked between statements. */
 const PAGES_PER_STATEMENT = 1024;
 /** The warm-up stops after this long whatever is left: it must not hold up start-up on a slow disk. */
 const MAX_MS = 2_000;
@@ -34,8 +34,20 @@ async function pagesOf(manager: EntityManager, relation: string): Promise<number
   return pages;
 }
 
-/** Reads the text leg's term statistics and term vectors (their keys first) into the page cache; see above. */
-export async function warmSearchIndex(manager: EntityManager, logger: Logger): Promise<WarmupReport> {
+/**
+ * Reads the text leg's term statistics and term vectors (their keys first) into the page cache; see above. A failure
+ * is logged, never thrown: the cache only makes the first queries faster.
+ */
+export async function warmSearchIndex(manager: EntityManager, logger: Logger): Promise<WarmupReport | null> {
+  try {
+    return await readIntoCache(manager, logger);
+  } catch (error) {
+    logger.warn('reading the search index into the page cache failed', { error: (error as Error).message });
+    return null;
+  }
+}
+
+async function readIntoCache(manager: EntityManager, logger: Logger): Promise<WarmupReport> {
   const started = Date.now();
   const [{ buffers }]: Array<{ buffers: number }> = await manager.query(`SELECT setting::int AS buffers FROM pg_settings WHERE name = 'shared_buffers'`);
   let budget = Math.floor(buffers * BUFFER_SHARE);
