@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { graphql, request } from './helpers/http';
-import { postingsOfTopChunks, type Posting } from '../src/search/search-index.repository';
+import { postingsOfTopChunks, termStatistics, type Posting } from '../src/search/search-index.repository';
+import { warmSearchIndex } from '../src/search/search-warmup.repository';
+import { createLogger } from '../src/shared/logger';
 
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -153,11 +155,13 @@ describe('search: context of chunks, filters and diversity', () => {
       );
       // Each indexed chunk's term vector holds exactly its postings, and no vector outlives its chunk.
       const [{ vectorsAmiss }] = await sql(
-        `WITH from_postings AS (SELECT chunk_id, min(chunk_terms) AS chunk_terms, jsonb_object_agg(term, frequency) AS frequencies FROM chunk_postings GROUP BY chunk_id)
+        `WITH from_postings AS (
+           SELECT p.chunk_id, min(p.chunk_terms) AS chunk_terms, string_agg(int4send(t.id) || int2send(p.frequency), ''::bytea ORDER BY t.id) AS terms
+             FROM chunk_postings p JOIN search_terms t ON t.term = p.term GROUP BY p.chunk_id)
          SELECT count(*)::int AS "vectorsAmiss" FROM (
-           (SELECT chunk_id, chunk_terms, frequencies FROM chunk_term_vectors EXCEPT SELECT * FROM from_postings)
+           (SELECT chunk_id, chunk_terms, terms FROM chunk_term_vectors EXCEPT SELECT * FROM from_postings)
            UNION ALL
-           (SELECT * FROM from_postings EXCEPT SELECT chunk_id, chunk_terms, frequencies FROM chunk_term_vectors)) AS differences`,
+           (SELECT * FROM from_postings EXCEPT SELECT chunk_id, chunk_terms, terms FROM chunk_term_vectors)) AS differences`,
       );
       return { stats, actual, mismatched, vectorsAmiss };
     };
@@ -217,9 +221,21 @@ describe('search: the global text leg\'s candidates', () => {
         [terms, perTerm],
       );
       const key = (posting: Posting) => `${posting.chunk_id}|${posting.term}|${posting.frequency}|${posting.chunk_terms}`;
-      const actual = await postingsOfTopChunks(manager, { candidateTerms: terms, scoredTerms: terms, perTerm });
+      const { termIds } = await termStatistics(manager, terms);
+      const scored = terms.filter((term) => termIds.has(term));
+      const actual = await postingsOfTopChunks(manager, { candidateTerms: terms, scoredTerms: scored, termIds, perTerm });
       expect(actual.map(key).sort(), `${terms.join(' ')} / ${perTerm}`).to.deep.equal(expected.map(key).sort());
     }
+  });
+
+  it('reads the term statistics and term vectors with their keys into the page cache, all of them when they fit', async () => {
+    const [{ pages }] = await sql(
+      `SELECT sum(pg_relation_size(r::regclass) / current_setting('block_size')::int)::int AS pages
+         FROM unnest(ARRAY['search_terms', 'search_terms_pkey', 'chunk_term_vectors', 'chunk_term_vectors_pkey']) AS r`,
+    );
+    const report = await warmSearchIndex(app().database.dataSource.manager, createLogger('error'));
+    expect(pages).to.be.above(0);
+    expect(report).to.deep.include({ pages, complete: true });
   });
 
   after(() => sql('DELETE FROM companies WHERE id = $1', [company]));

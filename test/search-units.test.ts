@@ -3,6 +3,7 @@ import { chunkText, splitSentences } from '../src/search/chunker';
 import { reciprocalRankFusion } from '../src/search/fusion';
 import { DEFAULT_LSA_OPTIONS, fitLsa, LsaProjector, SAMPLE_SEPARATOR, sampleTexts } from '../src/search/lsa';
 import { stem, termsOf } from '../src/search/terms';
+import { encodeTermVector, frequenciesIn, MAX_TERM_FREQUENCY } from '../src/search/term-vector';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
 
@@ -56,6 +57,24 @@ describe('chunker', () => {
     for (const chunk of chunks) expect(chunk.length).to.be.at.most(options.maxChars);
     expect(chunks.join(' ').split(/\s+/).filter(Boolean).length).to.be.at.least(200);
     expect(chunkText('  \n\n  ')).to.deep.equal([]);
+  });
+});
+
+describe('term vectors', () => {
+  it('gives back each asked term\'s frequency in the order asked, 0 for a term the chunk lacks', () => {
+    const vector = encodeTermVector([[70_000, 3], [5, 1], [300, 12]]);
+    const position = new Map([[300, 0], [9, 1], [5, 2], [70_000, 3]]);
+    expect(frequenciesIn(vector, position, 4)).to.deep.equal([12, 0, 1, 3]);
+  });
+
+  it('writes what PostgreSQL writes for the same pairs (int4send || int2send, by term id), capping the frequency', () => {
+    const vector = encodeTermVector([[258, 40_000], [1, 2]]);
+    expect(vector.toString('hex')).to.equal(`00000001${'0002'}00000102${MAX_TERM_FREQUENCY.toString(16)}`);
+    expect(frequenciesIn(vector, new Map([[258, 0]]), 1)).to.deep.equal([MAX_TERM_FREQUENCY]);
+  });
+
+  it('is empty for a chunk without terms', () => {
+    expect(frequenciesIn(encodeTermVector([]), new Map([[1, 0]]), 1)).to.deep.equal([0]);
   });
 });
 

@@ -3,6 +3,7 @@ import { countTerms, termImpact } from './bm25';
 import { searchableText } from './chunk-context';
 import { Document } from './document.entity';
 import { toVectorLiteral, type Embedder } from './embedder';
+import { encodeTermVector, MAX_TERM_FREQUENCY } from './term-vector';
 
 /**
  * SQL of documents and their chunks, and of the BM25 index that ingestion keeps with them (postings, terms and
@@ -89,7 +90,7 @@ export async function indexChunks(manager: EntityManager, chunks: StoredChunk[])
       postings.term.push(term);
       postings.chunk.push(chunk.id);
       postings.company.push(chunk.companyId);
-      postings.frequency.push(Math.min(frequency, 32_767));
+      postings.frequency.push(Math.min(frequency, MAX_TERM_FREQUENCY));
       postings.length.push(length);
       postings.impact.push(termImpact(frequency, length, averageLength));
       chunksPerTerm.set(term, (chunksPerTerm.get(term) ?? 0) + 1);
@@ -98,11 +99,14 @@ export async function indexChunks(manager: EntityManager, chunks: StoredChunk[])
   }
   await flush();
   const terms = [...chunksPerTerm.keys()].sort();
-  await manager.query(
+  // The terms' ids (new terms get theirs here) are what the term vectors below hold.
+  const termRows: Array<{ term: string; id: number }> = await manager.query(
     `INSERT INTO search_terms (term, chunks) SELECT term, chunks FROM unnest($1::text[], $2::int[]) AS t(term, chunks) ORDER BY term
-     ON CONFLICT (term) DO UPDATE SET chunks = search_terms.chunks + EXCLUDED.chunks`,
+     ON CONFLICT (term) DO UPDATE SET chunks = search_terms.chunks + EXCLUDED.chunks
+     RETURNING term, id`,
     [terms, terms.map((term) => chunksPerTerm.get(term))],
   );
+  const termIds = new Map(termRows.map((row) => [row.term, row.id]));
   await manager.query(
     `INSERT INTO search_corpus_stats (id, chunks, total_terms) VALUES (1, $1, $2)
      ON CONFLICT (id) DO UPDATE SET chunks = search_corpus_stats.chunks + EXCLUDED.chunks, total_terms = search_corpus_stats.total_terms + EXCLUDED.total_terms`,
@@ -115,9 +119,9 @@ export async function indexChunks(manager: EntityManager, chunks: StoredChunk[])
   for (let start = 0; start < counted.length; start += TERM_VECTORS_PER_INSERT) {
     const batch = counted.slice(start, start + TERM_VECTORS_PER_INSERT);
     await manager.query(
-      `INSERT INTO chunk_term_vectors (chunk_id, chunk_terms, frequencies)
-       SELECT * FROM unnest($1::int[], $2::int[], $3::jsonb[])`,
-      [batch.map((c) => c.chunk.id), batch.map((c) => c.length), batch.map((c) => JSON.stringify(Object.fromEntries([...c.frequencies].map(([term, frequency]) => [term, Math.min(frequency, 32_767)]))))],
+      `INSERT INTO chunk_term_vectors (chunk_id, chunk_terms, terms)
+       SELECT * FROM unnest($1::int[], $2::int[], $3::bytea[])`,
+      [batch.map((c) => c.chunk.id), batch.map((c) => c.length), batch.map((c) => encodeTermVector([...c.frequencies].map(([term, frequency]) => [termIds.get(term) as number, frequency])))],
     );
   }
 }

@@ -7,6 +7,7 @@ import type { Embedder } from './embedder';
 import { backfillEmbeddings, ProviderModel, type EmbeddingModels } from './embedding-models';
 import { indexStoredChunks, type SearchBackend } from './ingestion.service';
 import { OpenAIEmbedder } from './openai-embedder';
+import { warmSearchIndex } from './search-warmup.repository';
 import { ensureModelIndex, supportsIterativeScan } from './vector-schema';
 
 /** The provider's embedder when OPENAI_API_KEY is set; null means the built-in, corpus-fitted model. */
@@ -37,7 +38,8 @@ export async function prepareModel(database: Database, embedder: Embedder, logge
 
 /**
  * The search services for a migrated database. With the built-in model, a corpus that has text but no model yet is
- * fitted now (once); a model that the corpus has outgrown is refitted in the background.
+ * fitted now (once); a model that the corpus has outgrown is refitted in the background. On the embedded database,
+ * the text index's term vectors are read into its page cache (bounded, see search-warmup.repository).
  */
 export async function prepareSearch(
   database: Database,
@@ -61,6 +63,8 @@ export async function prepareSearch(
       await models.refitIfStale().catch((error: unknown) => logger.error('fitting the search model failed', { error: (error as Error).message }));
     }
   }
+  // The embedded database's page cache is empty at every start; a server keeps its own across restarts of the service.
+  if (database.kind === 'embedded') await warmSearchIndex(database.dataSource.manager, logger);
   return {
     dataSource: database.dataSource,
     models,

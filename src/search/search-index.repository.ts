@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { CorpusStats } from './bm25';
 import type { SearchHit } from './search.types';
+import { frequenciesIn } from './term-vector';
 
 /** SQL of the read side of search: collection statistics, postings, nearest vectors and the rows of hits. */
 
@@ -47,19 +48,27 @@ export function documentCondition(chunkColumn: string, filter: ChunkFilter, firs
   };
 }
 
-/** The collection statistics and the chunks containing each of `terms` that is in the index, in one statement. */
-export async function termStatistics(manager: EntityManager, terms: string[]): Promise<{ stats: CorpusStats; chunksPerTerm: Map<string, number> }> {
-  const rows: Array<{ term: string | null; chunks: string | number }> = await manager.query(
-    `SELECT NULL AS term, chunks, total_terms FROM search_corpus_stats WHERE id = 1
+/**
+ * The collection statistics and, for each of `terms` that is in the index, the chunks containing it and its id (what
+ * the term vectors hold), in one statement.
+ */
+export async function termStatistics(
+  manager: EntityManager,
+  terms: string[],
+): Promise<{ stats: CorpusStats; chunksPerTerm: Map<string, number>; termIds: Map<string, number> }> {
+  const rows: Array<{ term: string | null; chunks: string | number; id: number | null }> = await manager.query(
+    `SELECT NULL AS term, chunks, total_terms, NULL::int AS id FROM search_corpus_stats WHERE id = 1
      UNION ALL
-     SELECT term, chunks, NULL FROM search_terms WHERE term = ANY($1::text[]) AND chunks > 0`,
+     SELECT term, chunks, NULL, id FROM search_terms WHERE term = ANY($1::text[]) AND chunks > 0`,
     [terms],
   );
   const totals = rows.find((row) => row.term === null) as { chunks: string; total_terms: string } | undefined;
   const chunks = Number(totals?.chunks ?? 0);
+  const termRows = rows.filter((row) => row.term !== null);
   return {
     stats: { chunks, averageLength: chunks > 0 ? Number(totals?.total_terms) / chunks : 0 },
-    chunksPerTerm: new Map(rows.filter((row) => row.term !== null).map((row) => [row.term as string, Number(row.chunks)])),
+    chunksPerTerm: new Map(termRows.map((row) => [row.term as string, Number(row.chunks)])),
+    termIds: new Map(termRows.map((row) => [row.term as string, row.id as number])),
   };
 }
 
@@ -73,26 +82,27 @@ export interface Posting {
 /**
  * The best `perTerm` chunks of each of `candidateTerms` by precomputed impact (read from the impact index, so a common
  * term costs `perTerm` rows, not its whole posting list: a rare term's whole list, a common term's best part), then
- * every posting of `scoredTerms` in those chunks, to score them exactly. The postings come from each chunk's term
- * vector (one row per chunk), not from a look-up per chunk and term: a few thousand candidates times a few dozen
- * terms of index probes were most of a global query's time.
+ * every posting of `scoredTerms` (each with its id in `termIds`) in those chunks, to score them exactly. The postings
+ * come from each chunk's term vector (one compact row per chunk, see term-vector), not from a look-up per chunk and
+ * term: a few thousand candidates times a few dozen terms of index probes were most of a global query's time. A
+ * chunk's postings are listed in the order of `scoredTerms`.
  */
 export async function postingsOfTopChunks(
   manager: EntityManager,
-  { candidateTerms, scoredTerms, perTerm }: { candidateTerms: string[]; scoredTerms: string[]; perTerm: number },
+  { candidateTerms, scoredTerms, termIds, perTerm }: { candidateTerms: string[]; scoredTerms: string[]; termIds: ReadonlyMap<string, number>; perTerm: number },
 ): Promise<Posting[]> {
-  const frequencyOf = scoredTerms.map((_, i) => `coalesce((v.frequencies ->> $${i + 3}::text)::int, 0)`);
-  const rows: Array<{ chunk_id: number; chunk_terms: number; frequencies: number[] }> = await manager.query(
-    `SELECT v.chunk_id, v.chunk_terms, ARRAY[${frequencyOf.join(', ')}] AS frequencies
+  const rows: Array<{ chunk_id: number; chunk_terms: number; terms: Buffer }> = await manager.query(
+    `SELECT v.chunk_id, v.chunk_terms, v.terms
        FROM chunk_term_vectors v
       WHERE v.chunk_id = ANY(ARRAY(
         SELECT best.chunk_id FROM unnest($1::text[]) AS q(term)
          CROSS JOIN LATERAL (SELECT p.chunk_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best))`,
-    [candidateTerms, perTerm, ...scoredTerms],
+    [candidateTerms, perTerm],
   );
+  const position = new Map(scoredTerms.map((term, i) => [termIds.get(term) as number, i]));
   const postings: Posting[] = [];
   for (const row of rows) {
-    row.frequencies.forEach((frequency, i) => {
+    frequenciesIn(row.terms, position, scoredTerms.length).forEach((frequency, i) => {
       if (frequency > 0) postings.push({ chunk_id: row.chunk_id, term: scoredTerms[i], frequency, chunk_terms: row.chunk_terms });
     });
   }

@@ -144,14 +144,14 @@ async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilte
   const weight = new Map([...terms.map((term) => [term, 1] as const), ...expansion.map((term) => [term, EXPANSION_WEIGHT] as const)]);
   const allTerms = [...terms, ...expansion];
   // A query scores only when one of its own words is indexed: metric wording alone does not make a match.
-  const { chunksPerTerm: frequencies, stats } = await termStatistics(manager, allTerms);
+  const { chunksPerTerm: frequencies, termIds, stats } = await termStatistics(manager, allTerms);
   const present = allTerms.filter((term) => frequencies.has(term));
   if (!terms.some((term) => frequencies.has(term)) || stats.chunks === 0) return [];
   const idf = new Map(present.map((term) => [term, inverseDocumentFrequency(stats.chunks, frequencies.get(term) as number)]));
   const filtered = filter.companyIds !== null || restrictsDocuments(filter);
   const postings: Posting[] = filtered
     ? await postingsWithin(manager, present, filter)
-    : await postingsOfTopChunks(manager, { candidateTerms: present.filter((term) => asked.has(term)), scoredTerms: present, perTerm: POSTINGS_PER_TERM });
+    : await postingsOfTopChunks(manager, { candidateTerms: present.filter((term) => asked.has(term)), scoredTerms: present, termIds, perTerm: POSTINGS_PER_TERM });
 
   const scores = new Map<number, number>();
   const ownTermsOf = new Map<number, Set<string>>();
