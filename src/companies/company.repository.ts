@@ -5,7 +5,7 @@
 import type { EntityManager } from 'typeorm';
 import { Company } from './company.entity';
 import { plainColumnList } from '../db/plain-columns';
-import { queryPrepared } from '../db/prepared-statements';
+import { queryPrepared } from '../db/prepared-statements.repository';
 
 export interface CompanyPageQuery {
   /** Compared case-insensitively; null or empty for every sector. */

@@ -23,7 +23,7 @@ export class QueryCounter {
   count = 0;
 }
 
-/** A query as TypeORM hands it on: its text, or the config of a named statement (see prepared-statements). */
+/** A query as TypeORM hands it on: its text, or the config of a named statement (see prepared-statements.repository). */
 function describeQuery(query: string | { name: string; text: string }): { query: string; statement?: string } {
   return typeof query === 'string' ? { query } : { query: query.text, statement: query.name };
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { MigrationExecutor, type DataSource, type QueryRunner } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import type { Logger } from '../shared/logger';
-import { usePreparedStatements } from './prepared-statements';
+import { usePreparedStatements } from './prepared-statements.repository';
 import { createDataSource, QueryCounter } from './data-source';
 import { EmbeddedSupervisor } from './embedded-supervisor';
 import { DatabaseHealth } from './database-health';
@@ -81,7 +81,7 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
   });
   try {
     await dataSource.initialize();
-    // Named statements need a session per connection, which the embedded database does not give (see prepared-statements).
+    // Named statements need a session per connection, which the embedded database does not give (see prepared-statements.repository).
     if (!embedded && config.dbPreparedStatements && !(await usePreparedStatements(dataSource))) {
       logger.info('named statements off: DATABASE_URL is served by PGlite, whose connections share one session');
     }

@@ -12,7 +12,7 @@ import { CashFlowStatement } from './cash-flow-statement.entity';
 import type { ValueSource } from './value-source.type';
 import type { PeriodType } from './fiscal-period';
 import { plainColumnList, plainArrayColumns } from '../db/plain-columns';
-import { queryPrepared } from '../db/prepared-statements';
+import { queryPrepared } from '../db/prepared-statements.repository';
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow';
 
