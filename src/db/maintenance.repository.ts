@@ -14,8 +14,13 @@ export interface TableState {
   dead: number;
 }
 
-/** The public schema's tables, with their recorded size and the change counters since the database started. */
+/**
+ * The public schema's tables, with their recorded size and the change counters since the database started. A backend
+ * reports its changes to the counters at most once a second, so a bulk write of the last second would otherwise show
+ * only after the ANALYZE that follows it, as changes since that ANALYZE: the counters are flushed first.
+ */
 export async function tableStates(manager: EntityManager): Promise<TableState[]> {
+  await manager.query('SELECT pg_stat_force_next_flush()');
   const rows: TableState[] = await manager.query(
     `SELECT c.relname AS name, c.reltuples::float8 AS reltuples, c.relpages AS relpages,
             (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS pages,
