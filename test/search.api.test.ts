@@ -168,6 +168,20 @@ describe('documents and search', () => {
     expect((await counts()).documents).to.equal(before.documents + 6);
   });
 
+  it('gives a term an id only when it is new (term vectors hold 4-byte ids, so none is wasted on known terms)', async () => {
+    // Ids taken from the identity sequence and not held by a term; a known term must not take one.
+    const unused = async () =>
+      (await sql(`SELECT pg_sequence_last_value(pg_get_serial_sequence('search_terms', 'id')::regclass)::int - (SELECT count(*)::int FROM search_terms) AS n`))[0].n as number;
+    const words = `${unique} quarterly shipments of turbines rose in the northern plant`;
+    expect((await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: words })).status).to.equal(201);
+    const before = await unused();
+    // The same words in another order (another document), then with two new ones.
+    const reordered = words.split(' ').reverse().join(' ');
+    expect((await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: reordered })).status).to.equal(201);
+    expect((await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: `${reordered} quixotic${Date.now()} zanthoxylum` })).status).to.equal(201);
+    expect(await unused()).to.equal(before);
+  });
+
   describe('validation', () => {
     const searches: Array<[unknown, RegExp]> = [
       [{ query: 'foo\u0000bar' }, /NUL/],

@@ -15,6 +15,8 @@ const CHUNKS_PER_INSERT = 500;
 const POSTINGS_PER_INSERT = 5_000;
 const VECTORS_PER_INSERT = 500;
 const TERM_VECTORS_PER_INSERT = 500;
+/** The advisory lock ingestions take turns at the term dictionary with (the start-up lock is 4,242,001). */
+const TERM_DICTIONARY_LOCK_KEY = 4_242_002;
 
 export interface NewChunk {
   content: string;
@@ -64,7 +66,8 @@ export async function insertChunks(manager: EntityManager, document: Document, c
 /**
  * Adds chunks to the BM25 index: their postings, their term vectors (all their frequencies in one row, which scores a
  * candidate in one read), the chunk count of each of their terms, and the corpus totals.
- * Terms are upserted in sorted order, so concurrent ingestions lock shared term rows in the same order (no deadlock).
+ * Concurrent ingestions take turns at the term dictionary (a transaction-scoped advisory lock), so none waits on
+ * another's term rows in an order that could deadlock.
  */
 export async function indexChunks(manager: EntityManager, chunks: StoredChunk[]): Promise<void> {
   if (chunks.length === 0) return;
@@ -98,15 +101,26 @@ export async function indexChunks(manager: EntityManager, chunks: StoredChunk[])
     if (postings.term.length >= POSTINGS_PER_INSERT) await flush();
   }
   await flush();
-  const terms = [...chunksPerTerm.keys()].sort();
-  // The terms' ids (new terms get theirs here) are what the term vectors below hold.
-  const termRows: Array<{ term: string; id: number }> = await manager.query(
-    `INSERT INTO search_terms (term, chunks) SELECT term, chunks FROM unnest($1::text[], $2::int[]) AS t(term, chunks) ORDER BY term
-     ON CONFLICT (term) DO UPDATE SET chunks = search_terms.chunks + EXCLUDED.chunks
-     RETURNING term, id`,
-    [terms, terms.map((term) => chunksPerTerm.get(term))],
+  // The terms' ids are what the term vectors below hold. A known term is counted, a new one inserted: an INSERT … ON
+  // CONFLICT would take an identity value for every term, known or not, and the 4-byte ids would run out after about
+  // a million ingestions. Ingestions take turns here (to their commit), so no other can insert a term in between;
+  // they did already, since every one of them also writes the corpus totals' single row below.
+  await manager.query('SELECT pg_advisory_xact_lock($1)', [TERM_DICTIONARY_LOCK_KEY]);
+  const terms = [...chunksPerTerm.keys()];
+  const counts = (list: string[]) => list.map((term) => chunksPerTerm.get(term));
+  // TypeORM answers an UPDATE with [rows, count].
+  const [known]: [Array<{ term: string; id: number }>, number] = await manager.query(
+    `UPDATE search_terms s SET chunks = s.chunks + t.chunks FROM unnest($1::text[], $2::int[]) AS t(term, chunks)
+      WHERE s.term = t.term RETURNING s.term, s.id`,
+    [terms, counts(terms)],
   );
-  const termIds = new Map(termRows.map((row) => [row.term, row.id]));
+  const knownTerms = new Set(known.map((row) => row.term));
+  const fresh = terms.filter((term) => !knownTerms.has(term));
+  const added: Array<{ term: string; id: number }> =
+    fresh.length === 0
+      ? []
+      : await manager.query('INSERT INTO search_terms (term, chunks) SELECT * FROM unnest($1::text[], $2::int[]) RETURNING term, id', [fresh, counts(fresh)]);
+  const termIds = new Map([...known, ...added].map((row) => [row.term, row.id]));
   await manager.query(
     `INSERT INTO search_corpus_stats (id, chunks, total_terms) VALUES (1, $1, $2)
      ON CONFLICT (id) DO UPDATE SET chunks = search_corpus_stats.chunks + EXCLUDED.chunks, total_terms = search_corpus_stats.total_terms + EXCLUDED.total_terms`,
