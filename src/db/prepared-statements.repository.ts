@@ -52,7 +52,7 @@ export async function usePreparedStatements(dataSource: DataSource): Promise<boo
   return true;
 }
 
-/** Runs a read like `manager.query`, as a named statement when the data source allows it and the text is a regular. */
+/** Runs a read like `manager.query`, as a named statement when the data source allows it and the text is asked for often. */
 export function queryPrepared<T>(manager: EntityManager, text: string, values: unknown[]): Promise<T[]> {
   const name = namesBySource.get(manager.connection)?.nameOf(text);
   if (!name) return manager.query(text, values);

@@ -1,7 +1,7 @@
 import type { ResolveTree } from 'graphql-parse-resolve-info';
 import type { EntityManager } from 'typeorm';
 import { CAPS } from '../operations/catalog';
-import type { PeriodType } from './fiscal-period';
+import { compareNewestFirst, type PeriodType } from './fiscal-period';
 import { financialPeriodOf } from './available-period';
 import { recentStatements, statementColumnNames, type RecentStatementsRead, type StatementKind } from './statement.repository';
 import type { CompanyReadAhead } from '../companies/company.repository';
@@ -110,7 +110,7 @@ export class HistoryPrefetch {
             periods.push(period);
             this.statements.set(period, row.statements);
           }
-          histories.set(historyKey(type, last), periods);
+          histories.set(historyKey(type, last), periods.sort(compareNewestFirst).slice(0, last));
         });
       },
     };

@@ -110,38 +110,28 @@ export interface RecentPeriodRow extends Omit<StatementPeriodRow, 'kinds'> {
 
 const STATEMENT_KINDS = Object.keys(STATEMENT_ENTITIES) as StatementKind[];
 
-/** Newest first by the label alone (the tables' CHECK makes it Q<n>-<yyyy> or FY<yyyy>): the year, a fiscal year before its quarters, then the quarter. */
-function newestFirst(a: { period: string }, b: { period: string }): number {
-  const descending = (x: string, y: string) => (x > y ? -1 : x < y ? 1 : 0);
-  return (
-    descending(a.period.slice(-4), b.period.slice(-4)) ||
-    descending(String(a.period.startsWith('FY')), String(b.period.startsWith('FY'))) ||
-    descending(a.period, b.period)
-  );
-}
-
-/** The same order in SQL, for one type of period: fiscal-year labels order themselves, quarters need the year first. */
+/** Newest first in SQL, for one type of period: fiscal-year labels order themselves, quarters need the year first. */
 const NEWEST_FIRST_SQL: Record<PeriodType, string> = { ANNUAL: 's.period DESC', QUARTER: 'right(s.period, 4) DESC, s.period DESC' };
 
 /** A company's recent history as one SQL expression, and what turns its value into the history's periods. */
 export interface RecentStatementsRead {
   /** A JSON value computed from the company id expression it was made for. */
   expression: string;
-  /** The history in the expression's value, newest first. */
+  /** The periods in the expression's value, in no order: the newest `last` of them are the history. */
   read(companyId: number, value: unknown): RecentPeriodRow[];
 }
 
 /**
- * The last `last` periods of `type` of a company that have a statement, newest first (a fiscal year before its own
+ * The periods of `type` of a company that have a statement, among them its last `last` (a fiscal year before its own
  * Q4), each with the statements of the given kinds as plain objects of the chosen columns, as one SQL expression on
  * `companyId` (an SQL expression), to be read with each company of a page in the page's own statement (issue 18).
  * `param` adds a parameter to that statement. A period's dates are its first statement's, in the order income,
  * balance sheet, cash flow (as findStatementPeriods gives them).
  *
  * Shaped like PostGraphile's read of the same page: per statement table, an array of the company's newest `last` rows
- * of the type (an index range with its own LIMIT), merged here. That is exact: a period among the newest `last` of
- * all tables is among the newest `last` of every table that has it. Every table is read, selected or not, since a
- * period counts when any of its statements exists.
+ * of the type (an index range with its own LIMIT), merged here; the caller keeps the newest `last`. That is exact: a
+ * period among the newest `last` of all tables is among the newest `last` of every table that has it. Every table is
+ * read, selected or not, since a period counts when any of its statements exists.
  */
 export function recentStatements(
   manager: EntityManager,
@@ -180,9 +170,8 @@ export function recentStatements(
           if (columns) period.statements[kind] = columns.decode(values, DATES);
         }
       });
-      const history = [...periods.values()].sort(newestFirst).slice(0, last);
-      for (const period of history) for (const kind of selected.keys()) period.statements[kind] ??= null;
-      return history;
+      for (const period of periods.values()) for (const kind of selected.keys()) period.statements[kind] ??= null;
+      return [...periods.values()];
     },
   };
 }
