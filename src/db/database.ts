@@ -72,18 +72,21 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
     }
   }
   const counter = new QueryCounter();
+  // PGlite has one backend session: more than one connection would interleave protocol messages.
+  const poolSize = embedded ? 1 : config.dbPoolSize;
   const dataSource = createDataSource({
     url: config.databaseUrl ?? (embedded as EmbeddedSupervisor).url,
-    // PGlite has one backend session: more than one connection would interleave protocol messages.
-    poolSize: embedded ? 1 : config.dbPoolSize,
+    poolSize,
     logger,
     counter,
   });
   try {
     await dataSource.initialize();
-    // Named statements need a session per connection, which the embedded database does not give (see prepared-statements.repository).
-    if (!embedded && config.dbPreparedStatements && !(await usePreparedStatements(dataSource))) {
-      logger.info('named statements off: DATABASE_URL is served by PGlite, whose connections share one session');
+    if (config.dbPreparedStatements) {
+      const mode = await usePreparedStatements(dataSource, poolSize, (error) =>
+        logger.warn('named statements off: the names of a closed connection could not be dropped', { error: error instanceof Error ? error.message : String(error) }),
+      );
+      if (mode === 'off') logger.info('named statements off: DATABASE_URL is served by PGlite, whose connections share one session; set DB_POOL_SIZE=1 for them');
     }
   } catch (error) {
     if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);

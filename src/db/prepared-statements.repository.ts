@@ -1,15 +1,20 @@
+import { randomBytes } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
 
 /**
- * Named (prepared) statements for the hot reads, on a PostgreSQL server: a named statement is planned once per
- * connection instead of on every request. The nested page's statement took 1.16 ms of the server's CPU unnamed and
- * 0.83 ms named on PostgreSQL 15 (issue 18); PostGraphile prepares its statements the same way.
+ * Named (prepared) statements for the hot reads: a named statement is planned once per session instead of on every
+ * request. The nested page's statement took 1.16 ms of the server's CPU unnamed and 0.83 ms named on PostgreSQL 15,
+ * and 0.73 → 0.36 ms for a page of 5 on PGlite (issue 18); PostGraphile prepares its statements the same way.
  *
- * Not on the embedded database: PGlite gives every connection one shared session, so a connection opened again (or a
- * second process on the same database) would find its names already taken.
+ * PGlite gives every connection one shared session, while `pg` remembers per connection what it has prepared. So on
+ * PGlite statements are named only through a pool of one connection (the embedded database's), under a prefix of
+ * their own per process (other processes — the benchmark's peers, a tool — may share the session), and a connection
+ * opened again first drops the names its predecessor left in the session. Several pooled connections into one PGlite
+ * session would each prepare the same names: there, nothing is named.
  *
- * Bounded, since a statement stays prepared on every pooled connection for the connection's life: a text is named
- * once it has been asked for PREPARE_AFTER times, and at most MAX_NAMED texts a process; the rest run unnamed.
+ * Bounded, since a statement stays prepared for its session's life: a text is named once it has been asked for
+ * PREPARE_AFTER times, and at most MAX_NAMED texts a process; the rest run unnamed.
  */
 const PREPARE_AFTER = 3;
 const MAX_NAMED = 100;
@@ -19,6 +24,8 @@ const MAX_COUNTED = 1_000;
 class StatementNames {
   private readonly names = new Map<string, string>();
   private readonly counts = new Map<string, number>();
+
+  constructor(readonly prefix: string) {}
 
   /** The name to prepare `text` under, or null to run it unnamed. */
   nameOf(text: string): string | null {
@@ -32,7 +39,7 @@ class StatementNames {
       return null;
     }
     this.counts.delete(text);
-    const named = `fi_${this.names.size + 1}`;
+    const named = `${this.prefix}${this.names.size + 1}`;
     this.names.set(text, named);
     return named;
   }
@@ -40,16 +47,41 @@ class StatementNames {
 
 const namesBySource = new WeakMap<DataSource, StatementNames>();
 
+/** Drops the session's statements under `prefix`: those a closed connection of this process prepared. */
+function dropNamesSql(prefix: string): string {
+  return `DO $$ DECLARE statement_name text; BEGIN
+    FOR statement_name IN SELECT name FROM pg_prepared_statements WHERE starts_with(name, '${prefix}') LOOP
+      EXECUTE format('DEALLOCATE %I', statement_name);
+    END LOOP; END $$`;
+}
+
+export type PreparedStatementsMode = 'server' | 'pglite' | 'off';
+
 /**
- * Lets `queryPrepared` name statements on this data source, unless its server is PGlite (the embedded database, or
- * one served over a socket as the benchmark does): whether a server gives each connection its own session is not
- * in the URL, so the server is asked. Returns whether statements will be named.
+ * Lets `queryPrepared` name statements on this data source. Whether the server gives each connection its own session
+ * is not in the URL (PGlite may be behind `DATABASE_URL`, as in the benchmark), so the server is asked. Returns how
+ * statements will be named: per connection on a server, per process on PGlite with one pooled connection, or not.
  */
-export async function usePreparedStatements(dataSource: DataSource): Promise<boolean> {
+export async function usePreparedStatements(dataSource: DataSource, poolSize: number, onDropFailure: (error: unknown) => void): Promise<PreparedStatementsMode> {
   const [{ version }]: Array<{ version: string }> = await dataSource.query('SELECT version()');
-  if (version.includes('PGlite')) return false;
-  namesBySource.set(dataSource, new StatementNames());
-  return true;
+  if (!version.includes('PGlite')) {
+    namesBySource.set(dataSource, new StatementNames('fi_'));
+    return 'server';
+  }
+  if (poolSize !== 1) return 'off';
+  const prefix = `fi_${randomBytes(4).toString('hex')}_`;
+  // The connection open now has prepared nothing under the new prefix; a later one first drops what an earlier left.
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  pool.on('connect', (client: PoolClient) => {
+    // Queued before the query the connection was opened for, so it runs first.
+    client.query(dropNamesSql(prefix)).catch((error: unknown) => {
+      // Names left in the session would collide with the new connection's: run everything unnamed from now on.
+      namesBySource.delete(dataSource);
+      onDropFailure(error);
+    });
+  });
+  namesBySource.set(dataSource, new StatementNames(prefix));
+  return 'pglite';
 }
 
 /** Runs a read like `manager.query`, as a named statement when the data source allows it and the text is asked for often. */
