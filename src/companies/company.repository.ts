@@ -47,15 +47,21 @@ export interface CompanyReadAhead {
   receive(company: Company, value: unknown): void;
 }
 
-/**
- * A page of companies ordered by name (then id, so pages never overlap), and the total that match (null unless
- * `withTotal`); `readAhead` is read with each company.
- */
+/** What a page reads besides its companies' identity, all of it optional. */
+export interface CompanyPageReading {
+  /** Count the companies that match (a window count in the same statement); the total is null without it. */
+  withTotal?: boolean;
+  /** Read with each company, in the same statement. */
+  readAhead?: CompanyReadAhead;
+  /** Only these properties of each company (its id always): the columns a GraphQL selection asks for. Every column without it. */
+  properties?: ReadonlySet<string>;
+}
+
+/** A page of companies ordered by name (then id, so pages never overlap), and the total that match (see `reading`). */
 export async function findCompanyPage(
   manager: EntityManager,
   { sector, ticker, q, limit, offset }: CompanyPageQuery,
-  withTotal = true,
-  readAhead?: CompanyReadAhead,
+  { withTotal = false, readAhead, properties }: CompanyPageReading = {},
 ): Promise<[Company[], number | null]> {
   // Plain rows shaped like the entity: hydrating entities was a fifth of the CPU of a list (issue 18).
   const values: unknown[] = [];
@@ -86,7 +92,7 @@ export async function findCompanyPage(
   const ahead = readAhead ? `, ${readAhead.expression(param)} AS "readAhead"` : '';
   const rows: Array<Company & { matching?: number; readAhead?: unknown }> = await queryPrepared(
     manager,
-    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')}${matching}${ahead}
+    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c', properties)}${matching}${ahead}
        FROM companies AS c ${where} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
     values,
   );

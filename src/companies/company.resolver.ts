@@ -39,7 +39,10 @@ export class CompanyResolver {
     const companyFields = selection.filter((field) => field.name === 'items').flatMap((items) => Object.values(items.fieldsByTypeName.Company ?? {}));
     const histories = plannedHistories(companyFields, dataSource.manager);
     const readAhead = histories.length > 0 ? loaders.prefetched.readAhead(dataSource.manager, histories) : undefined;
-    return listCompanies(dataSource, { sector, ticker, q, limit, offset }, withTotal, readAhead);
+    // Only the columns asked for (a long description is not read for a page of tickers); every other field of a
+    // company is resolved from its id.
+    const properties = new Set(companyFields.map((field) => field.name));
+    return listCompanies(dataSource, { sector, ticker, q, limit, offset }, { withTotal, readAhead, properties });
   }
 
   @CatalogAuthorized()

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { CAPS } from '../operations/catalog';
 import { badUserInput } from '../shared/errors';
 import type { Company } from './company.entity';
-import { findCompanyById, findCompanyByTicker, findCompanyPage, findSectors, type CompanyReadAhead } from './company.repository';
+import { findCompanyById, findCompanyByTicker, findCompanyPage, findSectors, type CompanyPageReading } from './company.repository';
 import type { CompanyPage } from './company.types';
 
 export const { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE, maxOffset: MAX_OFFSET } = CAPS.companies;
@@ -36,9 +36,10 @@ function textFilter(name: string, value: string | null | undefined, maxLength: n
 /**
  * A page of companies ordered by name (then id, so pages never overlap), optionally of one sector or ticker (any
  * case); with `q`, the companies whose name or ticker match it, best match first. The total that match is counted
- * only `withTotal`; `readAhead` is read with each company, in the same statement.
+ * unless `reading.withTotal` is false; see CompanyPageReading for the rest.
  */
-export async function listCompanies(dataSource: DataSource, filter: CompanyFilter, withTotal = true, readAhead?: CompanyReadAhead): Promise<CompanyPage> {
+export async function listCompanies(dataSource: DataSource, filter: CompanyFilter, reading: CompanyPageReading = {}): Promise<CompanyPage> {
+  const withTotal = reading.withTotal ?? true;
   const limit = filter.limit ?? DEFAULT_PAGE_SIZE;
   const offset = filter.offset ?? 0;
   checkPaging(limit, offset);
@@ -46,7 +47,7 @@ export async function listCompanies(dataSource: DataSource, filter: CompanyFilte
   const sector = textFilter('sector', filter.sector, 64);
   const ticker = textFilter('ticker', filter.ticker, 16);
   const q = textFilter('q', filter.q, 100);
-  const [items, total] = await findCompanyPage(dataSource.manager, { sector, ticker, q, limit, offset }, withTotal, readAhead);
+  const [items, total] = await findCompanyPage(dataSource.manager, { sector, ticker, q, limit, offset }, { ...reading, withTotal });
   // Without withTotal the caller promised not to read the total (GraphQL, when the selection leaves it out).
   return { items, total: total ?? Number.NaN, limit, offset };
 }

@@ -18,13 +18,17 @@ const columnLists = new WeakMap<EntityMetadata, Map<string, string>>();
  * which the profile of a nested page showed costing more than the SQL itself (issue 18).
  * Built from the metadata, so a new column on the entity is read with no change here.
  */
-export function plainColumnList(metadata: EntityMetadata, alias: string): string {
-  let byAlias = columnLists.get(metadata);
-  if (!byAlias) columnLists.set(metadata, (byAlias = new Map()));
-  let list = byAlias.get(alias);
+export function plainColumnList(metadata: EntityMetadata, alias: string, properties?: ReadonlySet<string>): string {
+  let byKey = columnLists.get(metadata);
+  if (!byKey) columnLists.set(metadata, (byKey = new Map()));
+  // Primary columns are always read: the rest of a row is found by them.
+  const columns = properties ? metadata.columns.filter((column) => column.isPrimary || properties.has(column.propertyName)) : metadata.columns;
+  const key = `${alias}:${properties ? columns.map((column) => column.propertyName).join(',') : '*'}`;
+  let list = byKey.get(key);
   if (list === undefined) {
-    list = metadata.columns.map((column) => `${plainValue(column, alias)} AS "${column.propertyName}"`).join(', ');
-    byAlias.set(alias, list);
+    list = columns.map((column) => `${plainValue(column, alias)} AS "${column.propertyName}"`).join(', ');
+    // Bounded by the subsets a process is asked for; a list is a few hundred bytes.
+    if (byKey.size < 1_000) byKey.set(key, list);
   }
   return list;
 }
