@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { execute, parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { CompiledExecution } from '../src/graphql/compiled-execution';
 import { AppError, isErrorCode, toAppError } from '../src/shared/errors';
 import { startSseStream, writeSseEvent } from '../src/shared/sse';
 import { appErrorOf } from '../src/graphql/errors';
@@ -187,6 +188,7 @@ export function createRestFacade(
   metrics?: Metrics,
 ): RestFacade {
   const routes = compileRoutes(schema);
+  const execution = new CompiledExecution(schema);
   const openApi = JSON.stringify(buildOpenApi(schema, routes, limits.publicReads));
 
   return {
@@ -243,7 +245,7 @@ export function createRestFacade(
         await serveEvents(res, route, await subscribe({ schema, document, variableValues: variables, contextValue }), streamed, { logger, requestId });
         return;
       }
-      const result = await execute({ schema, document, variableValues: variables, contextValue });
+      const result = await execution.execute({ document, variableValues: variables, contextValue });
       if (result.errors?.length) throw toRestError(result.errors, { logger, requestId });
       const data = route.data(result.data, variables);
       const meta = route.meta?.(result.data);
