@@ -5,6 +5,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded
 import { TARGET, freshDataDir, testConfig } from './helpers/test-app';
 import path from 'node:path';
 import type { Pool } from 'pg';
+import { sqlCount } from '../src/db/prepared-statements.repository';
 
 /**
  * The hot reads go to the database as named statements once they repeat (planned once per session): on a PostgreSQL
@@ -88,6 +89,11 @@ describe('named statements for the hot reads', function () {
       await app.close();
       await served.stop();
     }
+  });
+
+  it('writes row counts into a statement only as non-negative integers', () => {
+    expect([0, 4, 100].map(sqlCount)).to.deep.equal(['0', '4', '100']);
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) expect(() => sqlCount(bad), String(bad)).to.throw('non-negative integer');
   });
 
   it('sends no named statement with DB_PREPARED_STATEMENTS=false', async function () {

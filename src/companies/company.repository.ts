@@ -5,7 +5,7 @@
 import type { EntityManager } from 'typeorm';
 import { Company } from './company.entity';
 import { plainColumnList } from '../db/plain-columns';
-import { queryPrepared } from '../db/prepared-statements.repository';
+import { queryPrepared, sqlCount } from '../db/prepared-statements.repository';
 
 export interface CompanyPageQuery {
   /** Compared case-insensitively; null or empty for every sector. */
@@ -93,7 +93,7 @@ export async function findCompanyPage(
   const rows: Array<Company & { matching?: number; readAhead?: unknown }> = await queryPrepared(
     manager,
     `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c', properties)}${matching}${ahead}
-       FROM companies AS c ${where} ORDER BY ${order} LIMIT ${param(limit)} OFFSET ${param(offset)}`,
+       FROM companies AS c ${where} ORDER BY ${order} LIMIT ${sqlCount(limit)} OFFSET ${sqlCount(offset)}`,
     values,
   );
   // Instances of the entity: type-graphql hands a resolver an instance as it is (it copies plain objects), so what a

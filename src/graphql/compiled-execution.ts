@@ -27,8 +27,8 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  *   values already coerced, so it runs only operations whose variable types coerce such a value to itself (the
  *   built-in scalars, enums whose values are their names, and input objects and lists of them);
  * - mutations (run in order), subscriptions and documents graphql-jit cannot compile run on graphql-js;
- * - a document is compiled on its second execution, not its first: compiling costs about as much as a few
- *   executions, and a document sent once (an ad hoc query) should not pay it.
+ * - a document is compiled on its second execution, not its first: compiling generates and evaluates code, and a
+ *   document sent once (an ad hoc query) should not pay for that.
  * Compiled operations are kept per parsed document (Apollo's document cache and the REST routes reuse theirs), so
  * they go when the document goes.
  */

@@ -93,8 +93,8 @@ export class HistoryPrefetch {
   readAhead(manager: EntityManager, requests: HistoryRequest[]): CompanyReadAhead {
     let reads: RecentStatementsRead[] = [];
     return {
-      expression: (param) => {
-        reads = requests.map((request) => recentStatements(manager, 'c.id', request, param));
+      expression: () => {
+        reads = requests.map((request) => recentStatements(manager, 'c.id', request));
         return `json_build_array(${reads.map((read) => read.expression).join(', ')})`;
       },
       receive: (company, value) => {

@@ -12,7 +12,7 @@ import { CashFlowStatement } from './cash-flow-statement.entity';
 import type { ValueSource } from './value-source.type';
 import type { PeriodType } from './fiscal-period';
 import { plainColumnList, plainArrayColumns } from '../db/plain-columns';
-import { queryPrepared } from '../db/prepared-statements.repository';
+import { queryPrepared, sqlCount } from '../db/prepared-statements.repository';
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow';
 
@@ -125,7 +125,7 @@ export interface RecentStatementsRead {
  * The periods of `type` of a company that have a statement, among them its last `last` (a fiscal year before its own
  * Q4), each with the statements of the given kinds as plain objects of the chosen columns, as one SQL expression on
  * `companyId` (an SQL expression), to be read with each company of a page in the page's own statement (issue 18).
- * `param` adds a parameter to that statement. A period's dates are its first statement's, in the order income,
+ * It takes no parameters: the pattern and the count are written into the text (see sqlCount). A period's dates are its first statement's, in the order income,
  * balance sheet, cash flow (as findStatementPeriods gives them).
  *
  * Shaped like PostGraphile's read of the same page: per statement table, an array of the company's newest `last` rows
@@ -137,7 +137,6 @@ export function recentStatements(
   manager: EntityManager,
   companyId: string,
   { type, last, kinds }: { type: PeriodType; last: number; kinds: ReadonlyMap<StatementKind, ReadonlySet<string> | 'all'> },
-  param: (value: unknown) => string,
 ): RecentStatementsRead {
   const selected = new Map(
     [...kinds].map(([kind, columns]) => [kind, plainArrayColumns(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata, 's', columns)]),
@@ -145,7 +144,7 @@ export function recentStatements(
   // The label pattern is the code's own constant, written into the text so that a prepared statement's generic plan
   // still reads an index range (a parameter would leave it to filter every period of the company).
   const pattern = `'${PERIOD_LABEL_PATTERN[type]}'`;
-  const limit = param(last);
+  const limit = sqlCount(last);
   const tables = STATEMENT_KINDS.map((kind) => {
     const columns = selected.get(kind);
     const elements = ['s.period', 's.period_start', 's.period_end', ...(columns ? [columns.expressions] : [])];
