@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { chunkText, splitSentences } from '../src/search/chunker';
-import { reciprocalRankFusion } from '../src/search/fusion';
+import { minMaxFusion, reciprocalRankFusion } from '../src/search/fusion';
 import { DEFAULT_LSA_OPTIONS, fitLsa, LsaProjector, SAMPLE_SEPARATOR, sampleTexts } from '../src/search/lsa';
 import { stem, termsOf } from '../src/search/terms';
 import { encodeTermVector, frequenciesIn, MAX_TERM_FREQUENCY } from '../src/search/term-vector';
@@ -97,6 +97,30 @@ describe('reciprocal rank fusion', () => {
   it('counts an id once per list and handles empty lists', () => {
     expect(reciprocalRankFusion([['x', 'x'], []])).to.deep.equal([{ id: 'x', score: 1 / 61, ranks: [1, null] }]);
     expect(reciprocalRankFusion([[], []])).to.deep.equal([]);
+  });
+});
+
+describe('min-max score fusion over a whole population', () => {
+  it('normalizes each list to [0, 1] and adds them with the weights, so a clear first stays first', () => {
+    // The text list's first is far ahead; the vector list puts it last of three by a small margin.
+    const fused = minMaxFusion([[{ id: 'a', score: 20 }, { id: 'b', score: 11 }, { id: 'c', score: 10 }], [{ id: 'b', score: 0.62 }, { id: 'c', score: 0.61 }, { id: 'a', score: 0.6 }]], [1, 0.45], [0, -1]);
+    expect(fused.map((entry) => entry.id)).to.deep.equal(['a', 'b', 'c']);
+    expect(fused[0]).to.deep.equal({ id: 'a', score: 1, ranks: [1, 3] });
+    expect(fused[1].score).to.be.closeTo(0.1 + 0.45, 1e-12);
+    expect(fused[2].score).to.be.closeTo(0.45 * 0.5, 1e-12);
+  });
+
+  it('gives an id a list leaves out that list\'s absent score, counted in its minimum', () => {
+    const fused = minMaxFusion([[{ id: 'a', score: 4 }, { id: 'b', score: 2 }], [{ id: 'c', score: 0.9 }, { id: 'b', score: 0.5 }, { id: 'a', score: 0.1 }]], [1, 0.5], [0, -1]);
+    expect(fused.map((entry) => entry.id)).to.deep.equal(['a', 'b', 'c']);
+    [1, 0.5 + 0.5 * 0.5, 0.5].forEach((score, i) => expect(fused[i].score).to.be.closeTo(score, 1e-12));
+    expect(fused[2].ranks).to.deep.equal([null, 1]);
+  });
+
+  it('counts a non-finite score as the list\'s lowest, a list of equal scores as all first, and an id once per list', () => {
+    const fused = minMaxFusion([[{ id: 'x', score: 3 }, { id: 'x', score: 1 }, { id: 'y', score: 3 }], [{ id: 'y', score: 0.5 }, { id: 'x', score: Number.NaN }]], [1, 1], [0, -1]);
+    expect(fused).to.deep.equal([{ id: 'y', score: 2, ranks: [3, 1] }, { id: 'x', score: 1, ranks: [1, 2] }]);
+    expect(minMaxFusion([[], []], [1, 1], [0, 0])).to.deep.equal([]);
   });
 });
 

@@ -5,6 +5,8 @@ import { TARGET } from './helpers/test-app';
 import { ingestDocument } from '../src/search/ingestion.service';
 import type { Embedder } from '../src/search/embedder';
 import { ProviderModel } from '../src/search/embedding-models';
+import { RRF_K } from '../src/search/fusion';
+import { HYBRID_WEIGHTS, POPULATION_WEIGHTS } from '../src/search/search.service';
 
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -133,6 +135,43 @@ describe('documents and search', () => {
     for (const hit of body.data) {
       expect(hit.text_rank !== null || hit.vector_rank !== null).to.equal(true);
       if (!vectorAvailable()) expect(hit.vector_rank).to.equal(null);
+    }
+  });
+
+  it('fuses the legs\' scores where both rank every chunk of the company asked for, and their ranks elsewhere', async function () {
+    if (!vectorAvailable()) this.skip();
+    const [{ id: small }] = await sql(`INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Fewchunk Holdings', 'FEWC', 'Industrials', 'USD', 12) RETURNING id`);
+    try {
+      for (const [title, content] of [
+        ['Revenue', 'Revenue grew as net sales of services rose and operating income improved.'],
+        ['Debt', 'Long-term debt was refinanced; interest expense fell and cash flow from operations rose.'],
+        ['Buyback', 'The company repurchased shares and paid dividends from free cash flow.'],
+        ['Plant', 'A new plant opened; capital expenditures rose with property and equipment.'],
+      ]) {
+        expect((await post('/v1/documents', { company_id: small, title, doc_type: 'note', content })).status).to.equal(201);
+      }
+      const query = 'cash flow from operations and interest expense';
+      const ask = async (mode: string, filter: Record<string, unknown>) => (await post('/v1/search', { query, mode, top_k: 10, ...filter })).body.data as any[];
+      const [text, vector, hybrid] = [await ask('text', { company_ids: [small] }), await ask('vector', { company_ids: [small] }), await ask('hybrid', { company_ids: [small] })];
+      // Four chunks: the vector leg ranks all of them; a chunk the text leg leaves out has none of the words (BM25 0).
+      expect(vector).to.have.length(4);
+      const normalized = (scores: number[]) => (score: number) => (score - Math.min(...scores)) / (Math.max(...scores) - Math.min(...scores));
+      const textScore = new Map<number, number>(text.map((hit) => [hit.chunk_id, hit.score]));
+      const ofText = normalized([...textScore.values(), ...(text.length < vector.length ? [0] : [])]);
+      const ofVector = normalized(vector.map((hit) => hit.score));
+      const expected = vector
+        .map((hit) => ({ id: hit.chunk_id, score: POPULATION_WEIGHTS[0] * ofText(textScore.get(hit.chunk_id) ?? 0) + POPULATION_WEIGHTS[1] * ofVector(hit.score) }))
+        .sort((a, b) => b.score - a.score);
+      expect(hybrid.map((hit) => hit.chunk_id)).to.deep.equal(expected.map((entry) => entry.id));
+      hybrid.forEach((hit, i) => expect(hit.score).to.be.closeTo(expected[i].score, 1e-6));
+      // Over every company, the legs' lists are cut at the candidate count: their ranks are fused.
+      for (const hit of await ask('hybrid', {})) {
+        const rrf = (hit.text_rank ? HYBRID_WEIGHTS[0] / (RRF_K + hit.text_rank) : 0) + (hit.vector_rank ? HYBRID_WEIGHTS[1] / (RRF_K + hit.vector_rank) : 0);
+        expect(hit.score).to.be.closeTo(rrf, 1e-9);
+      }
+    } finally {
+      // Other tests check every company's statements; this one has none.
+      await sql('DELETE FROM companies WHERE id = $1', [small]);
     }
   });
 

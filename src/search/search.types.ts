@@ -5,7 +5,7 @@ export type SearchMode = 'HYBRID' | 'TEXT' | 'VECTOR';
 export const SearchModeEnum = { HYBRID: 'HYBRID', TEXT: 'TEXT', VECTOR: 'VECTOR' } as const satisfies Record<SearchMode, SearchMode>;
 registerEnumType(SearchModeEnum, {
   name: 'SearchMode',
-  description: 'HYBRID fuses full-text and vector rankings (reciprocal rank fusion); TEXT and VECTOR run one leg alone.',
+  description: 'HYBRID fuses full-text and vector rankings (reciprocal rank fusion; their scores where both legs rank every chunk the filter allows); TEXT and VECTOR run one leg alone.',
 });
 
 export type DocumentFormat = 'TEXT' | 'MARKDOWN' | 'HTML';
@@ -17,7 +17,7 @@ export class SearchHit {
   @Field()
   content!: string;
 
-  @Field(() => Float, { description: 'Fused score in HYBRID mode (sum of 1/(60+rank)), text rank or cosine similarity otherwise.' })
+  @Field(() => Float, { description: 'Fused score in HYBRID mode (sum of 1/(60+rank); where both legs rank every chunk the filter allows, weighted sum of their min-max normalized scores), text rank or cosine similarity otherwise.' })
   score!: number;
 
   @Field(() => Int)

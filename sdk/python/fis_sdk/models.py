@@ -412,7 +412,7 @@ class SearchResult:
     """One chunk of a document that matched a search, best first."""
     content: str
     score: float
-    """Fused score in HYBRID mode (sum of 1/(60+rank)), text rank or cosine similarity otherwise."""
+    """Fused score in HYBRID mode (sum of 1/(60+rank); where both legs rank every chunk the filter allows, weighted sum of their min-max normalized scores), text rank or cosine similarity otherwise."""
     chunk_id: int
     document_id: int
     company_id: int

@@ -612,7 +612,7 @@ export type RatioDefinition = {
 export type SearchHit = {
   __typename?: 'SearchHit';
   content: Scalars['String']['output'];
-  /** Fused score in HYBRID mode (sum of 1/(60+rank)), text rank or cosine similarity otherwise. */
+  /** Fused score in HYBRID mode (sum of 1/(60+rank); where both legs rank every chunk the filter allows, weighted sum of their min-max normalized scores), text rank or cosine similarity otherwise. */
   score: Scalars['Float']['output'];
   chunkId: Scalars['Int']['output'];
   documentId: Scalars['Int']['output'];
@@ -629,7 +629,7 @@ export type SearchHit = {
   vectorRank: Maybe<Scalars['Int']['output']>;
 };
 
-/** HYBRID fuses full-text and vector rankings (reciprocal rank fusion); TEXT and VECTOR run one leg alone. */
+/** HYBRID fuses full-text and vector rankings (reciprocal rank fusion; their scores where both legs rank every chunk the filter allows); TEXT and VECTOR run one leg alone. */
 export type SearchMode =
   | 'HYBRID'
   | 'TEXT'

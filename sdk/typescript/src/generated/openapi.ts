@@ -813,7 +813,7 @@ export interface components {
         /** @description One chunk of a document that matched a search, best first. */
         SearchResult: {
             content: string;
-            /** @description Fused score in HYBRID mode (sum of 1/(60+rank)), text rank or cosine similarity otherwise. */
+            /** @description Fused score in HYBRID mode (sum of 1/(60+rank); where both legs rank every chunk the filter allows, weighted sum of their min-max normalized scores), text rank or cosine similarity otherwise. */
             score: number;
             chunk_id: number;
             document_id: number;
