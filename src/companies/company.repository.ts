@@ -41,8 +41,8 @@ export interface ImportedCompanyRow {
  * (the nested page's statement histories, issue 18).
  */
 export interface CompanyReadAhead {
-  /** One SQL expression on the company row `c`; `param` adds a parameter to the statement and returns its placeholder. */
-  expression(param: (value: unknown) => string): string;
+  /** One SQL expression on the company row `c`, with no parameters of its own. */
+  expression(): string;
   /** Receives the expression's value for each company of the page, in page order. */
   receive(company: Company, value: unknown): void;
 }
@@ -89,7 +89,7 @@ export async function findCompanyPage(
   }
   // The total comes with the page (a window count over the filter, before LIMIT): one statement, not two.
   const matching = withTotal ? ', count(*) OVER ()::int AS matching' : '';
-  const ahead = readAhead ? `, ${readAhead.expression(param)} AS "readAhead"` : '';
+  const ahead = readAhead ? `, ${readAhead.expression()} AS "readAhead"` : '';
   const rows: Array<Company & { matching?: number; readAhead?: unknown }> = await queryPrepared(
     manager,
     `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c', properties)}${matching}${ahead}

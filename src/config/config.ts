@@ -15,7 +15,7 @@ export interface AppConfig {
   dbRestartAttempts: number;
   /** Shared buffers of the embedded database, in megabytes (its page cache, held in memory for the process's life). */
   dbSharedBuffersMb: number;
-  /** Send the hot reads to an external server as named (prepared) statements, planned once per connection. */
+  /** Send the hot reads as named (prepared) statements, planned once per session (see prepared-statements.repository). */
   dbPreparedStatements: boolean;
   /** Seed the deterministic demo data when the database holds no company. */
   seedDemoData: boolean;

@@ -125,8 +125,8 @@ export interface RecentStatementsRead {
  * The periods of `type` of a company that have a statement, among them its last `last` (a fiscal year before its own
  * Q4), each with the statements of the given kinds as plain objects of the chosen columns, as one SQL expression on
  * `companyId` (an SQL expression), to be read with each company of a page in the page's own statement (issue 18).
- * It takes no parameters: the pattern and the count are written into the text (see sqlCount). A period's dates are its first statement's, in the order income,
- * balance sheet, cash flow (as findStatementPeriods gives them).
+ * It takes no parameters: the pattern and the count are written into the text (see sqlCount). A period's dates are
+ * its first statement's, in the order income, balance sheet, cash flow (as findStatementPeriods gives them).
  *
  * Shaped like PostGraphile's read of the same page: per statement table, an array of the company's newest `last` rows
  * of the type (an index range with its own LIMIT), merged here; the caller keeps the newest `last`. That is exact: a
