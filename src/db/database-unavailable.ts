@@ -17,10 +17,16 @@ const CONNECTION_MESSAGES = [
   /client was closed and is not queryable/i,
 ];
 
+// TypeORM releases a query runner by itself only when the runner's connection fails; the service never uses a
+// runner it released, so a statement refused for this reason (inside a transaction, often its COMMIT or ROLLBACK)
+// means the connection was lost.
+const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
+
 /** Whether `error` (or what it wraps) says the database cannot be reached, as opposed to a failing statement. */
 export function isConnectionError(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
-  const { code, message, driverError, originalError, cause } = error as Record<string, unknown>;
+  const { code, message, name, driverError, originalError, cause } = error as Record<string, unknown>;
+  if (typeof name === 'string' && RELEASED_RUNNER_ERRORS.has(name)) return true;
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.test(code))) return true;
   if (typeof message === 'string' && CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) return true;
   return [driverError, originalError, cause].some((inner) => isConnectionError(inner, depth + 1));
@@ -42,6 +48,11 @@ export function onConnectionFailure(listener: OutageListener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** A connection failed (a query's, or an idle one the pool dropped): the database's health checks itself. */
+export function noteConnectionFailure(): void {
+  for (const listener of listeners) listener();
+}
+
 /**
  * The one mapping of a database outage to an error: a connection-level failure becomes SERVICE_UNAVAILABLE (503,
  * Retry-After) and tells the database health to look; anything else is not ours (null). Every error translator
@@ -49,6 +60,6 @@ export function onConnectionFailure(listener: OutageListener): () => void {
  */
 export function databaseUnavailable(error: unknown): AppError | null {
   if (error instanceof AppError || !isConnectionError(error)) return null;
-  for (const listener of listeners) listener();
+  noteConnectionFailure();
   return serviceUnavailable();
 }

@@ -15,7 +15,7 @@ import { sleep, startDrillService, untilServing, type DrillService } from '../se
 export const name = 'connection-kill';
 
 const KILL_EVERY_MS = 100;
-const FAULT_SECONDS = Number(process.env.FAULTS_KILL_SECONDS ?? 10);
+const FAULT_SECONDS = 10;
 const WRITERS = 6;
 const CHATTERS = 6;
 
@@ -74,24 +74,40 @@ async function killBackends(adminUrl: string, database: string, stopped: () => b
   return killed;
 }
 
-/** Acknowledged documents that are not stored under their title, plus titles stored more than once. */
-async function lostOrDuplicated(databaseUrl: string, prefix: string, acknowledged: Acknowledged[]): Promise<{ lost: number; duplicated: number }> {
+/**
+ * Acknowledged documents that the service does not serve back under their title (HTTP, when it lives; else the
+ * table), and titles stored more than once.
+ */
+async function lostOrDuplicated(service: DrillService, databaseUrl: string, prefix: string, acknowledged: Acknowledged[]): Promise<{ lost: number; duplicated: number }> {
   const rows = await withClient(databaseUrl, (client) =>
     client.query<{ id: number; title: string }>('SELECT id, title FROM documents WHERE title LIKE $1', [`${prefix}-%`]).then((result) => result.rows),
   );
-  const titleById = new Map(rows.map((row) => [Number(row.id), row.title]));
-  const lost = acknowledged.filter((write) => titleById.get(write.id) !== write.title).length;
+  let lost = 0;
+  if (service.exited()) {
+    const titleById = new Map(rows.map((row) => [Number(row.id), row.title]));
+    lost = acknowledged.filter((write) => titleById.get(write.id) !== write.title).length;
+  } else {
+    for (const write of acknowledged) {
+      const answer = await service.call('GET', `/v1/documents/${write.id}`);
+      if (answer?.status !== 200 || answer.body.data.title !== write.title) lost++;
+    }
+  }
   const perTitle = new Map<string, number>();
   for (const row of rows) perTitle.set(row.title, (perTitle.get(row.title) ?? 0) + 1);
   const duplicated = [...perTitle.values()].filter((count) => count > 1).length;
   return { lost, duplicated };
 }
 
-export async function run(): Promise<DrillResult> {
+export interface ConnectionKillResult extends DrillResult {
+  backendsTerminated: number;
+  writesAcknowledged: number;
+}
+
+/** The drill on a throw-away database of the server at `serverUrl` (its maintenance database's URL). */
+export async function killConnectionsUnderLoad(serverUrl: string, faultSeconds: number): Promise<ConnectionKillResult> {
   const teardown = new Teardown();
   try {
-    const adminUrl = serverUrl();
-    const database = await createThrowawayDatabase(adminUrl, teardown);
+    const database = await createThrowawayDatabase(serverUrl, teardown);
     const databaseName = new URL(database.url).pathname.slice(1);
     const service = await startDrillService({ DATABASE_URL: database.url });
     teardown.add('stop service', () => service.stop());
@@ -107,8 +123,8 @@ export async function run(): Promise<DrillResult> {
     const chatters = Array.from({ length: CHATTERS }, () => chat(service, tally, companyId, done));
     await sleep(500);
     let killingStopped = false;
-    const killing = killBackends(adminUrl, databaseName, () => killingStopped);
-    await sleep(FAULT_SECONDS * 1000);
+    const killing = killBackends(serverUrl, databaseName, () => killingStopped);
+    await sleep(faultSeconds * 1000);
     killingStopped = true;
     const killed = await killing;
     const faultEnded = performance.now();
@@ -117,10 +133,10 @@ export async function run(): Promise<DrillResult> {
     const acknowledged = (await Promise.all(writers)).flat();
     await Promise.all(chatters);
 
-    const { lost, duplicated } = await lostOrDuplicated(database.url, prefix, acknowledged);
+    const { lost, duplicated } = await lostOrDuplicated(service, database.url, prefix, acknowledged);
     const crashed = service.exited();
     const notes = [
-      `${killed} backends terminated over ${FAULT_SECONDS} s; ${acknowledged.length} documents acknowledged, ${lost} missing, ${duplicated} stored twice`,
+      `${killed} backends terminated over ${faultSeconds} s; ${acknowledged.length} documents acknowledged, ${lost} not readable, ${duplicated} stored twice`,
       ...tally.defects.map((defect) => `defect: ${defect}`),
     ];
     if (crashed) notes.push(`the service exited: ${service.process.output().split('\n').filter((line) => /error/i.test(line)).slice(-3).join(' | ').slice(0, 600)}`);
@@ -131,9 +147,15 @@ export async function run(): Promise<DrillResult> {
       recoveryMs: recovered === null ? [] : [recovered],
       notes,
       missedTargets: !crashed && recovered === null ? ['the service did not serve again within 60 s'] : [],
+      backendsTerminated: killed,
+      writesAcknowledged: acknowledged.length,
     };
   } finally {
     const leftovers = await teardown.runAll();
     if (leftovers.length > 0) process.stderr.write(`connection-kill: teardown incomplete: ${leftovers.join('; ')}\n`);
   }
+}
+
+export function run(): Promise<DrillResult> {
+  return killConnectionsUnderLoad(serverUrl(), FAULT_SECONDS);
 }
