@@ -77,7 +77,11 @@ function prepare(input: IngestDocumentInput) {
     period = parsed.label;
   }
   if (typeof input.content !== 'string' || input.content.length > MAX_DOCUMENT_CHARS) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `content must be at most ${MAX_DOCUMENT_CHARS} characters`);
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `content has ${input.content.length.toLocaleString('en-US')} characters; a document holds at most ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')} (the document content limit): split it into sections`,
+      { limit: MAX_DOCUMENT_CHARS, characters: input.content.length },
+    );
   }
   if (input.content.includes('\u0000')) {
     throw badUserInput('content must not contain NUL characters (is the file UTF-8 text?)');
