@@ -4,7 +4,7 @@ import { app } from './helpers/shared-app';
 import { keysFor } from './helpers/keys';
 import { nestingDepth } from '../src/http/body';
 import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { isConnectionError } from '../src/db/database-unavailable';
+import { databaseUnavailable, isConnectionError, isPoolBusy } from '../src/db/database-unavailable';
 
 /** A request on a keep-alive agent; resolves with the status, the headers and the local port of the socket used. */
 function call(agent: http.Agent, method: string, path: string, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; localPort: number }> {
@@ -87,7 +87,10 @@ describe('HTTP connections and bodies', () => {
       expect(isConnectionError(new QueryRunnerAlreadyReleasedError())).to.equal(true);
       expect(isConnectionError(new QueryRunnerProviderAlreadyReleasedError())).to.equal(true);
       expect(isConnectionError(new Error('Client has encountered a connection error and is not queryable'))).to.equal(true);
-      expect(isConnectionError(new Error('timeout exceeded when trying to connect'))).to.equal(true);
+      // Waiting for a pool whose connections are all in use is a busy database, not a lost one.
+      expect(isConnectionError(new Error('timeout exceeded when trying to connect'))).to.equal(false);
+      expect(isPoolBusy(new Error('timeout exceeded when trying to connect'))).to.equal(true);
+      expect(databaseUnavailable(new Error('timeout exceeded when trying to connect'))).to.deep.include({ code: 'SERVICE_UNAVAILABLE', message: 'The database is busy; retry shortly' });
       expect(isConnectionError({ code: '23505', message: 'duplicate key value violates unique constraint' })).to.equal(false);
       expect(isConnectionError({ code: '42P01', message: 'relation "x" does not exist' })).to.equal(false);
       expect(isConnectionError(null)).to.equal(false);
