@@ -7,6 +7,7 @@ import { CompiledExecution } from '../src/graphql/compiled-execution';
 import { AppError, isErrorCode, toAppError } from '../src/shared/errors';
 import { startSseStream, writeSseEvent } from '../src/shared/sse';
 import { appErrorOf } from '../src/graphql/errors';
+import { RETRY_AFTER_SECONDS } from '../src/db/database-unavailable';
 import { restCase, snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
@@ -102,7 +103,9 @@ function restData(event: RestEvent): unknown {
 
 function raise(event: RestEvent): never {
   const { code, message } = event.payload;
-  throw new AppError(isErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR', typeof message === 'string' ? message : 'Internal server error');
+  // An error event carries no headers: a 503 (database away, AI slots busy) gets its Retry-After here.
+  const headers = code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : undefined;
+  throw new AppError(isErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR', typeof message === 'string' ? message : 'Internal server error', undefined, headers);
 }
 
 /**
