@@ -348,11 +348,15 @@ export const ROUTES: readonly RestRoute[] = [
       status: 201,
       body: {
         type: 'object', required: ['name', 'role'], additionalProperties: false,
-        properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, role: { enum: [...ROLES] } },
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 100 },
+          role: { enum: [...ROLES] },
+          forwards_clients: { type: 'boolean', description: "A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor" },
+        },
       },
     },
-    body: ['name', 'role'],
-    variables: (_params, body) => ({ input: { name: body!.requiredString('name'), role: body!.requiredString('role') } }),
+    body: ['name', 'role', 'forwards_clients'],
+    variables: (_params, body) => ({ input: { name: body!.requiredString('name'), role: body!.requiredString('role'), forwardsClients: body!.bool('forwards_clients') } }),
     data: (result) => result.createApiKey,
     status: () => 201,
   },

@@ -22,6 +22,7 @@ import { createAuthRoutes } from './auth/auth-routes';
 import { createTokenEndpoint, sendOAuthError } from './auth/oauth-token';
 import type { TokenSettings } from './auth/tokens';
 import { RequestGuard } from './http/guard';
+import { ClientAddresses } from './http/client-address';
 import { MemoryRateStore, RateLimiter, RedisRateStore } from './limits/rate-limiter';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
@@ -178,7 +179,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       });
     }
     const limiter = new RateLimiter(config.rateLimits, config.redisUrl ? new RedisRateStore(config.redisUrl) : new MemoryRateStore(), logger);
-    const guard = new RequestGuard(authenticator, limiter);
+    const guard = new RequestGuard(authenticator, limiter, new ClientAddresses(config.trustProxy));
 
     const schema = buildAppSchema();
     const graphql = await createGraphQLHandler(schema, services, guard, logger, {
