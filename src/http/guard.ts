@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/roles';
 import type { LimitClass, RateLimiter } from '../limits/rate-limiter';
-import { requestIdOf } from '../shared/request-context';
 import type { ClientAddresses } from './client-address';
 
 /** Authentication and rate limits for one request, shared by the REST facade, /graphql and /graphql/stream. */
@@ -46,7 +45,7 @@ export class RequestGuard {
 
   /** Takes back a request counted provisionally against a class it turned out not to belong to. */
   async refund(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
-    await this.limiter.refund(await this.caller(req, res), limitClass, requestIdOf(req));
+    await this.limiter.refund(await this.caller(req, res), limitClass);
   }
 
   /**
