@@ -22,7 +22,9 @@ import { createAuthRoutes } from './auth/auth-routes';
 import { createTokenEndpoint, sendOAuthError } from './auth/oauth-token';
 import type { TokenSettings } from './auth/tokens';
 import { RequestGuard } from './http/guard';
-import { MemoryRateStore, RateLimiter, RedisRateStore } from './limits/rate-limiter';
+import { ClientAddresses } from './http/client-address';
+import { MemoryRateStore, RateLimiter, type RateStore } from './limits/rate-limiter';
+import { RedisRateStore } from './limits/redis-rate-store';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { keepOrStoreSecret } from './auth/service-secret.repository';
@@ -116,6 +118,14 @@ function metricsHandler(metrics: Metrics, token: string | null) {
   };
 }
 
+/** The counters of the rate limits: in Redis when REDIS_URL is set (a warning at once when it cannot be reached), else in memory. */
+async function rateStore(config: AppConfig, logger: Logger): Promise<RateStore> {
+  if (!config.redisUrl) return new MemoryRateStore();
+  const store = new RedisRateStore(config.redisUrl, logger);
+  await store.connect();
+  return store;
+}
+
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -177,8 +187,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
         rateLimitStore: 'memory',
       });
     }
-    const limiter = new RateLimiter(config.rateLimits, config.redisUrl ? new RedisRateStore(config.redisUrl) : new MemoryRateStore(), logger);
-    const guard = new RequestGuard(authenticator, limiter);
+    const limiter = new RateLimiter(config.rateLimits, await rateStore(config, logger));
+    const guard = new RequestGuard(authenticator, limiter, new ClientAddresses(config.trustProxy));
 
     const schema = buildAppSchema();
     const graphql = await createGraphQLHandler(schema, services, guard, logger, {

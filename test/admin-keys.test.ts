@@ -36,7 +36,7 @@ describe('admin keys API', function () {
     expect(created.status).to.equal(201);
     const { key, api_key: record } = created.body.data;
     expect(isWellFormedKey(key)).to.equal(true);
-    expect(record).to.include({ name: 'api robot', role: 'analyst', revoked_at: null });
+    expect(record).to.include({ name: 'api robot', role: 'analyst', forwards_clients: false, revoked_at: null });
     expect(key.startsWith(record.prefix)).to.equal(true);
 
     const listed = await requestAs('admin', '/v1/admin/keys');
@@ -55,7 +55,8 @@ describe('admin keys API', function () {
 
   it('offers the same as GraphQL operations for admins', async () => {
     const gql = (query: string, as: 'admin' | 'analyst') => requestAs(as, '/graphql', json({ query }));
-    const made = await gql('mutation { createApiKey(input: { name: "gql", role: "viewer" }) { key apiKey { id role } } }', 'admin');
+    const made = await gql('mutation { createApiKey(input: { name: "gql", role: "viewer", forwardsClients: true }) { key apiKey { id role forwardsClients } } }', 'admin');
+    expect(made.body.data.createApiKey.apiKey.forwardsClients).to.equal(true);
     expect(isWellFormedKey(made.body.data.createApiKey.key)).to.equal(true);
     const id = made.body.data.createApiKey.apiKey.id;
     const listed = await gql('{ apiKeys { id name revokedAt } }', 'admin');
@@ -79,13 +80,13 @@ describe('admin keys API', function () {
 
   it('`npm run keys` manages the keys of a running service through its API', async () => {
     const env = { FIS_URL: app().url, FIS_API_KEY: keysFor(app().url).admin, DATA_DIR: '/nonexistent-so-the-database-is-never-opened' };
-    const created = await runCli('keys', ['create', '--name', 'cli via api', '--role', 'viewer'], env);
+    const created = await runCli('keys', ['create', '--name', 'cli via api', '--role', 'viewer', '--forwards-clients'], env);
     expect(created.status, created.stderr).to.equal(0);
     const key = created.stdout.trim().split('\n').at(-1) as string;
     expect(isWellFormedKey(key)).to.equal(true);
-    const id = /Created key (\d+) \(viewer\)/.exec(created.stdout)?.[1];
+    const id = /Created key (\d+) \(viewer, forwards clients\)/.exec(created.stdout)?.[1];
     const listed = await runCli('keys', ['list'], env);
-    expect(listed.stdout).to.match(new RegExp(`^\\s*${id}\\s+viewer\\s+fis_live_\\S+…\\s+active.*cli via api$`, 'm')).and.not.to.include(key);
+    expect(listed.stdout).to.match(new RegExp(`^\\s*${id}\\s+viewer\\s+fis_live_\\S+…\\s+active.*cli via api  \\(forwards clients\\)$`, 'm')).and.not.to.include(key);
     const revoked = await runCli('keys', ['revoke', id as string], env);
     expect(revoked.stdout).to.include(`Revoked key ${id} "cli via api"`);
     const refused = await runCli('keys', ['list'], { ...env, FIS_API_KEY: keysFor(app().url).analyst });

@@ -235,7 +235,7 @@ describe('AI analysis with a language model (local fake OpenAI-compatible server
     });
 
     it('runs each tool with the caller\u2019s role: an operation the role does not allow is refused to the agent', async () => {
-      const viewer = { principal: { role: 'viewer' as const, keyId: null, via: 'api_key' as const }, publicReads: false };
+      const viewer = { principal: { role: 'viewer' as const, keyId: null, via: 'api_key' as const, forwardsClients: false }, publicReads: false };
       const tools = new ServiceTools(app.database.dataSource, null as never, null as never, { companies: [], passages: [] }, viewer);
       for (const [name, args] of [['search_documents', { ticker: 'NWSC', query: 'risk' }], ['compare', { tickers: ['NWSC', 'VLTM'], metrics: ['revenue'] }]] as const) {
         expect(JSON.parse(await tools.run(name, args)).error, name).to.match(/needs the analyst role; these credentials have viewer/);

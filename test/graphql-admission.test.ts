@@ -110,6 +110,29 @@ describe('/graphql/stream under the rules of /graphql', function () {
     expect(answer.text).not.to.include('"model"');
   });
 
+  it('answers every request error with the same 4xx and code as /graphql (POST and GET), never 200 or 500', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['an operationName that names no operation', { query: 'query A { sectors }', operationName: 'B' }, 'OPERATION_RESOLUTION_FAILURE'],
+      ['two operations and no operationName', { query: 'query A { sectors } query B { sectors }' }, 'OPERATION_RESOLUTION_FAILURE'],
+      ['a syntax error', { query: 'query A { sectors ' }, 'GRAPHQL_PARSE_FAILED'],
+      ['a field the schema does not have', { query: '{ nosuchfield }' }, 'GRAPHQL_VALIDATION_FAILED'],
+      ['a variable of the wrong type', { query: 'query A($id: Int!) { company(id: $id) { id } }', variables: { id: 'one' } }, 'BAD_USER_INPUT'],
+      ['a required variable left out', { query: 'query A($id: Int!) { company(id: $id) { id } }' }, 'BAD_USER_INPUT'],
+    ];
+    for (const [name, request, code] of cases) {
+      for (const path of ['/graphql', '/graphql/stream'] as const) {
+        const answer = await post(app().url, path, JSON.stringify(request), analyst());
+        expect(answer.status, `${name} on ${path}`).to.equal(400);
+        expect(answer.headers.get('content-type'), `${name} on ${path}`).to.match(/^application\/json/);
+        expect(JSON.parse(answer.text).errors[0].extensions.code, `${name} on ${path}`).to.equal(code);
+      }
+      const search = new URLSearchParams(Object.entries(request).map(([key, value]): [string, string] => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+      const viaGet = await fetch(`${app().url}/graphql?${search}`, { headers: { ...analyst(), 'apollo-require-preflight': 'true' } });
+      expect(viaGet.status, `${name} on GET /graphql`).to.equal(400);
+      expect(((await viaGet.json()) as any).errors[0].extensions.code, `${name} on GET /graphql`).to.equal(code);
+    }
+  });
+
   describe('in production', () => {
     let production: App;
     before(async () => {

@@ -10,6 +10,8 @@ export interface ApiKeyRecord {
   name: string;
   role: Role;
   prefix: string;
+  /** Requests with this key are rate-limited as the client named in their X-Forwarded-For (a front end's key). */
+  forwardsClients: boolean;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -21,20 +23,23 @@ export interface NewApiKey {
   /** The start of the key, shown in listings so a key can be recognised. */
   prefix: string;
   keyHash: string;
+  forwardsClients?: boolean;
 }
 
 /** A key that is not revoked; `role` is as stored (the caller checks it is still a known role). */
 export interface ActiveKeyRow {
   id: number;
   role: string;
+  forwardsClients: boolean;
 }
 
-const COLUMNS = 'id, name, role, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
+const ACTIVE_COLUMNS = 'id, role, forwards_clients AS "forwardsClients"';
+const COLUMNS = 'id, name, role, prefix, forwards_clients AS "forwardsClients", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
 
 export async function insertApiKey(manager: EntityManager, key: NewApiKey): Promise<ApiKeyRecord> {
   const [record]: ApiKeyRecord[] = await manager.query(
-    `INSERT INTO api_keys (name, role, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-    [key.name, key.role, key.prefix, key.keyHash],
+    `INSERT INTO api_keys (name, role, prefix, key_hash, forwards_clients) VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [key.name, key.role, key.prefix, key.keyHash, key.forwardsClients ?? false],
   );
   return record;
 }
@@ -53,12 +58,12 @@ export async function revokeApiKeyById(manager: EntityManager, id: number): Prom
 }
 
 export async function findActiveKeyByHash(manager: EntityManager, keyHash: string): Promise<ActiveKeyRow | null> {
-  const [row]: ActiveKeyRow[] = await manager.query('SELECT id, role FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [keyHash]);
+  const [row]: ActiveKeyRow[] = await manager.query(`SELECT ${ACTIVE_COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [keyHash]);
   return row ?? null;
 }
 
 export async function findActiveKeyById(manager: EntityManager, id: number): Promise<ActiveKeyRow | null> {
-  const [row]: ActiveKeyRow[] = await manager.query('SELECT id, role FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [id]);
+  const [row]: ActiveKeyRow[] = await manager.query(`SELECT ${ACTIVE_COLUMNS} FROM api_keys WHERE id = $1 AND revoked_at IS NULL`, [id]);
   return row ?? null;
 }
 

@@ -17,6 +17,9 @@ export class ApiKeyType {
   @Field({ description: 'The first characters of the key, to recognise it.' })
   prefix!: string;
 
+  @Field({ description: "A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor." })
+  forwardsClients!: boolean;
+
   @Field()
   createdAt!: Date;
 
@@ -43,6 +46,9 @@ export class CreateApiKeyInput {
 
   @Field({ description: 'viewer, analyst or admin.' })
   role!: string;
+
+  @Field(() => Boolean, { nullable: true, description: "A front end's key, rate-limited per visitor named in X-Forwarded-For (default false)." })
+  forwardsClients?: boolean | null;
 }
 
 @Resolver()
@@ -56,7 +62,7 @@ export class ApiKeyResolver {
   @CatalogAuthorized()
   @Mutation(() => CreatedApiKeyType, { description: 'Creates an API key; the key is in the answer and nowhere else.' })
   async createApiKey(@Ctx() { dataSource }: RequestContext, @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput): Promise<CreatedApiKeyType> {
-    const { record, key } = await createApiKey(dataSource, input.name, input.role);
+    const { record, key } = await createApiKey(dataSource, input.name, input.role, input.forwardsClients ?? false);
     return { apiKey: record, key };
   }
 

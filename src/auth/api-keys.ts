@@ -9,13 +9,16 @@ export { generateKey, hashKey, isWellFormedKey, KEY_PREFIX } from './key-format'
 
 const keyPrefix = (key: string) => key.slice(0, KEY_PREFIX.length + 6);
 
-/** Creates a key; returns the record and the key itself, which is never available again. */
-export async function createApiKey(dataSource: DataSource, name: string, role: string): Promise<{ record: ApiKeyRecord; key: string }> {
+/**
+ * Creates a key; returns the record and the key itself, which is never available again. A forwarding key (a front
+ * end's) has its requests rate-limited as the client its X-Forwarded-For names.
+ */
+export async function createApiKey(dataSource: DataSource, name: string, role: string, forwardsClients = false): Promise<{ record: ApiKeyRecord; key: string }> {
   const trimmed = name?.trim() ?? '';
   if (!trimmed || trimmed.length > 100) throw badUserInput('name must be 1 to 100 characters', { field: 'name' });
   if (!isRole(role)) throw badUserInput(`role must be one of ${ROLES.join(', ')}, got "${role}"`, { field: 'role', accepted: [...ROLES] });
   const key = generateKey();
-  const record = await insertApiKey(dataSource.manager, { name: trimmed, role, prefix: keyPrefix(key), keyHash: hashKey(key) });
+  const record = await insertApiKey(dataSource.manager, { name: trimmed, role, prefix: keyPrefix(key), keyHash: hashKey(key), forwardsClients });
   return { record, key };
 }
 

@@ -50,8 +50,15 @@ export function requireCsrfHeader(req: IncomingMessage): void {
   }
 }
 
+/** A key that is not revoked, with a role this version knows. */
+export interface ActiveKey {
+  id: number;
+  role: Role;
+  forwardsClients: boolean;
+}
+
 export class Authenticator {
-  private readonly cache = new Map<string, { key: { id: number; role: Role } | null; at: number }>();
+  private readonly cache = new Map<string, { key: ActiveKey | null; at: number }>();
   private readonly lastUsed = new Map<number, number>();
 
   constructor(
@@ -67,7 +74,7 @@ export class Authenticator {
     if (apiKey !== undefined) {
       const key = await this.activeKey(Array.isArray(apiKey) ? '' : apiKey);
       if (!key) throw invalidCredentials();
-      return { role: key.role, keyId: key.id, via: 'api_key' };
+      return { role: key.role, keyId: key.id, via: 'api_key', forwardsClients: key.forwardsClients };
     }
     if (authorization !== undefined) {
       const match = /^Bearer ([A-Za-z0-9_\-.]{1,4096})$/.exec(authorization);
@@ -86,7 +93,7 @@ export class Authenticator {
   }
 
   /** The key behind an API key string, or null when it is malformed, unknown or revoked. */
-  async activeKey(key: string): Promise<{ id: number; role: Role } | null> {
+  async activeKey(key: string): Promise<ActiveKey | null> {
     if (!isWellFormedKey(key)) return null;
     const found = await this.lookup(`hash:${hashKey(key)}`, () => findActiveKeyByHash(this.dataSource.manager, hashKey(key)));
     if (found) this.touch(found.id);
@@ -98,14 +105,15 @@ export class Authenticator {
     // A token lives on after its key is revoked only until the key cache expires.
     const key = claims ? await this.lookup(`id:${claims.keyId}`, () => findActiveKeyById(this.dataSource.manager, claims.keyId)) : null;
     if (!claims || !key) throw invalidCredentials();
-    return { role: key.role, keyId: key.id, via };
+    // A session is the browser's own credential: the browser could write any X-Forwarded-For, so it never forwards.
+    return { role: key.role, keyId: key.id, via, forwardsClients: via === 'bearer' && key.forwardsClients };
   }
 
-  private async lookup(cacheKey: string, find: () => Promise<ActiveKeyRow | null>): Promise<{ id: number; role: Role } | null> {
+  private async lookup(cacheKey: string, find: () => Promise<ActiveKeyRow | null>): Promise<ActiveKey | null> {
     const cached = this.cache.get(cacheKey);
     if (cached && Date.now() - cached.at < KEY_CACHE_MS) return cached.key;
     const row = await find();
-    const key = row && isRole(row.role) ? { id: row.id, role: row.role } : null;
+    const key = row && isRole(row.role) ? { id: row.id, role: row.role, forwardsClients: row.forwardsClients } : null;
     if (this.cache.size > 10_000) this.cache.clear();
     this.cache.set(cacheKey, { key, at: Date.now() });
     return key;

@@ -1,11 +1,12 @@
 /**
- * `npm run keys -- create --name <name> --role viewer|analyst|admin`, `npm run keys -- list`, `npm run keys -- revoke <id>`,
- * `npm run keys -- generate`
+ * `npm run keys -- create --name <name> --role viewer|analyst|admin [--forwards-clients]`, `npm run keys -- list`,
+ * `npm run keys -- revoke <id>`, `npm run keys -- generate`
  *
  * With `--api <service url>` (or FIS_URL) it manages the keys of a running service through its admin API
  * (/v1/admin/keys), with an admin key (`--key`, or FIS_API_KEY): nothing needs to stop. Without it, it writes to the
  * service's database (DATA_DIR or DATABASE_URL); an embedded database is opened by one process at a time, so that
- * way needs the service stopped. `generate` prints a new key without storing it (for ADMIN_API_KEY).
+ * way needs the service stopped. `generate` prints a new key without storing it (for ADMIN_API_KEY). A key made with
+ * `--forwards-clients` is a front end's: its requests are rate-limited per visitor named in X-Forwarded-For.
  */
 import 'reflect-metadata';
 import { loadConfig } from '../config/config';
@@ -14,7 +15,7 @@ import { migrate, openDatabase, withStartupLock } from '../db/database';
 import { createApiKey, generateKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../auth/api-keys';
 import { ROLES } from '../auth/roles';
 
-const USAGE = `usage: npm run keys -- create --name <name> --role ${ROLES.join('|')}
+const USAGE = `usage: npm run keys -- create --name <name> --role ${ROLES.join('|')} [--forwards-clients]
        npm run keys -- list
        npm run keys -- revoke <id>
        npm run keys -- generate                 (a new key, not stored: for ADMIN_API_KEY)
@@ -29,12 +30,13 @@ const when = (date: Date | string | null) => (date ? new Date(date).toISOString(
 
 function describe(record: ApiKeyRecord): string {
   const state = record.revokedAt ? `revoked ${when(record.revokedAt)}` : 'active';
-  return `${String(record.id).padStart(4)}  ${record.role.padEnd(8)}  ${`${record.prefix}…`.padEnd(18)}  ${state.padEnd(28)}  created ${when(record.createdAt)}  last used ${when(record.lastUsedAt)}  ${record.name}`;
+  const forwards = record.forwardsClients ? '  (forwards clients)' : '';
+  return `${String(record.id).padStart(4)}  ${record.role.padEnd(8)}  ${`${record.prefix}…`.padEnd(18)}  ${state.padEnd(28)}  created ${when(record.createdAt)}  last used ${when(record.lastUsedAt)}  ${record.name}${forwards}`;
 }
 
 /** What the commands need, from the database or from a running service's admin API. */
 interface KeyStore {
-  create(name: string, role: string): Promise<{ record: ApiKeyRecord; key: string }>;
+  create(name: string, role: string, forwardsClients: boolean): Promise<{ record: ApiKeyRecord; key: string }>;
   list(): Promise<ApiKeyRecord[]>;
   revoke(id: number): Promise<ApiKeyRecord>;
   close(): Promise<void>;
@@ -51,7 +53,7 @@ async function databaseStore(): Promise<KeyStore> {
   }
   const { dataSource } = database;
   return {
-    create: (name, role) => createApiKey(dataSource, name, role),
+    create: (name, role, forwardsClients) => createApiKey(dataSource, name, role, forwardsClients),
     list: () => listApiKeys(dataSource),
     revoke: (id) => revokeApiKey(dataSource, id),
     close: () => database.close(),
@@ -60,7 +62,7 @@ async function databaseStore(): Promise<KeyStore> {
 
 /** A REST record (snake_case) as the CLI prints it. */
 function fromRest(row: Record<string, any>): ApiKeyRecord {
-  return { id: row.id, name: row.name, role: row.role, prefix: row.prefix, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at };
+  return { id: row.id, name: row.name, role: row.role, prefix: row.prefix, forwardsClients: row.forwards_clients, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at };
 }
 
 function apiStore(url: string, key: string | undefined): KeyStore {
@@ -76,8 +78,8 @@ function apiStore(url: string, key: string | undefined): KeyStore {
     return answer.data;
   };
   return {
-    create: async (name, role) => {
-      const data = await call('POST', '/v1/admin/keys', { name, role });
+    create: async (name, role, forwardsClients) => {
+      const data = await call('POST', '/v1/admin/keys', { name, role, forwards_clients: forwardsClients });
       return { record: fromRest(data.api_key), key: data.key };
     },
     list: async () => (await call('GET', '/v1/admin/keys')).map(fromRest),
@@ -100,8 +102,9 @@ async function main(): Promise<void> {
       const name = option(args, '--name');
       const role = option(args, '--role');
       if (!name || !role) throw new Error(USAGE);
-      const { record, key } = await store.create(name, role);
-      process.stdout.write(`Created key ${record.id} (${record.role}) "${record.name}". It is shown this once; store it now:\n${key}\n`);
+      const { record, key } = await store.create(name, role, args.includes('--forwards-clients'));
+      const kind = record.forwardsClients ? `${record.role}, forwards clients` : record.role;
+      process.stdout.write(`Created key ${record.id} (${kind}) "${record.name}". It is shown this once; store it now:\n${key}\n`);
     } else if (command === 'list') {
       const keys = await store.list();
       process.stdout.write(keys.length ? `${keys.map(describe).join('\n')}\n` : 'No API keys yet: npm run keys -- create --name <name> --role analyst\n');

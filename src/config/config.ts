@@ -1,4 +1,5 @@
 import path from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { isWellFormedKey } from '../auth/key-format';
 
 /** Every setting the service reads from the environment, validated once at start-up. */
@@ -61,12 +62,16 @@ export interface AppConfig {
   rateLimits: Record<'reads' | 'search' | 'ai', { limit: number; windowSeconds: number }>;
   /** Shared store of rate-limit counters; in memory when not set. */
   redisUrl: string | null;
+  /** Which peers are proxies whose X-Forwarded-For names the client (a hop count, or addresses and ranges); null: none. */
+  trustProxy: TrustProxy;
   graphqlIntrospection: boolean;
   // The shape of GraphQLLimits (described in src/limits/graphql-limits.ts), spelled out: importing it would close an import circle (limits → catalog → rate limiter → logger → config).
   graphqlLimits: { maxDepth: number; maxFields: number; maxAliases: number; maxCost: number; maxDocumentBytes: number; maxTokens: number; maxDirectives: number };
   /** User-Agent the SEC requires of automated downloads ("Company name admin@example.com"). */
   secUserAgent: string | null;
 }
+
+export type TrustProxy = { hops: number } | { ranges: string[] } | null;
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -113,6 +118,24 @@ function readUrl(env: Env, name: string): string | null {
   } catch {
     throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   }
+}
+
+/**
+ * TRUST_PROXY: off (unset, "false", "0"), a hop count ("1": the socket's peer is the one proxy), or a comma-separated
+ * list of proxy addresses and CIDR ranges (proxy-addr's notation, with its names loopback, linklocal, uniquelocal).
+ */
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || ['false', 'off', 'no', '0'].includes(raw.toLowerCase())) return null;
+  if (/^\d+$/.test(raw)) return { hops: readInt(env, 'TRUST_PROXY', 0, 1, 32) };
+  const ranges = raw.split(',').map((entry) => entry.trim());
+  try {
+    if (ranges.some((entry) => entry === '')) throw new Error('an empty entry');
+    proxyaddr.compile(ranges);
+  } catch (error) {
+    throw new ConfigError(`TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR ranges, got "${raw}" (${(error as Error).message})`);
+  }
+  return { ranges };
 }
 
 /** A rate like "600/60": requests per window of seconds. */
@@ -183,6 +206,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       ai: readRate(env, 'RATE_LIMIT_AI', '30/60'),
     },
     redisUrl: readRedisUrl(env),
+    trustProxy: readTrustProxy(env),
     secUserAgent: env.SEC_USER_AGENT?.trim() || null,
     graphqlIntrospection: readBool(env, 'GRAPHQL_INTROSPECTION', environment !== 'production'),
     graphqlLimits: {

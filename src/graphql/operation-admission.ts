@@ -1,4 +1,4 @@
-import { GraphQLError, Kind, parse, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { GraphQLError, Kind, getOperationAST, parse, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { AppError } from '../shared/errors';
 import type { Role } from '../auth/roles';
 import type { LimitClass } from '../limits/rate-limiter';
@@ -147,8 +147,19 @@ export async function admitOperation(schema: GraphQLSchema, request: OperationRe
     await budget.refund('reads');
     await budget.charge(limitClass);
   }
+  if (!getOperationAST(document, request.operationName)) throw unresolvedOperation(document, request.operationName);
   checkOperationLimits(schema, document, request.variables, request.operationName, limits);
   return document;
+}
+
+/** A document without the operation to run: the caller's mistake (400), in graphql-js's words, on every transport. */
+function unresolvedOperation(document: DocumentNode, operationName: string | undefined): AppError {
+  const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION).length;
+  const message =
+    operationName !== undefined ? `Unknown operation named "${operationName}".`
+    : operations === 0 ? 'Must provide an operation.'
+    : 'Must provide operation name if query contains multiple operations.';
+  return new AppError('OPERATION_RESOLUTION_FAILURE', message);
 }
 
 /**

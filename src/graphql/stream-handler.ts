@@ -1,6 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
-import { GraphQLError, NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError, NoSchemaIntrospectionCustomRule, getOperationAST, getVariableValues, parse, specifiedRules, validate,
+  type DocumentNode, type GraphQLFormattedError, type GraphQLSchema,
+} from 'graphql';
 import { createHandler } from 'graphql-sse';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../shared/logger';
@@ -22,6 +25,10 @@ function parseOperation(query: unknown, maxTokens: number): DocumentNode {
   }
 }
 
+function errorResponse(errors: GraphQLFormattedError[], status: number, headers: Record<string, string> = {}): [string, { status: number; statusText: string; headers: Record<string, string> }] {
+  return [JSON.stringify({ errors }), { status, statusText: STATUS_CODES[status] ?? 'Error', headers: { 'content-type': 'application/json; charset=utf-8', ...headers } }];
+}
+
 export interface StreamOptions {
   limits: GraphQLLimits;
   maxBodyBytes: number;
@@ -41,10 +48,8 @@ export function createStreamHandler(schema: GraphQLSchema, services: Services, g
   const rules = options.introspection ? specifiedRules : [...specifiedRules, NoSchemaIntrospectionCustomRule];
   const core = createHandler<IncomingMessage, { res: ServerResponse }, Record<string, unknown>>({
     schema,
-    validate: (s, document) => {
-      const errors = asValidationErrors(validate(s, document, rules));
-      return options.production ? errors.map((error) => new GraphQLError(withoutSuggestions(error.message), { nodes: error.nodes, source: error.source, positions: error.positions, extensions: error.extensions })) : errors;
-    },
+    // Validated in onSubscribe, where a refusal can still be a 400 answer rather than an error event.
+    validate: () => [],
     onSubscribe: async (req, params) => {
       const { res } = req.context;
       try {
@@ -56,10 +61,12 @@ export function createStreamHandler(schema: GraphQLSchema, services: Services, g
         });
         // null: a syntax error, refused as at /graphql (parseOperation throws GRAPHQL_PARSE_FAILED).
         const document = admitted ?? parseOperation(params.query, options.limits.maxTokens);
+        const refused = requestErrors(document, params.operationName, params.variables);
+        if (refused.length > 0) return errorResponse(refused.map((error) => formatAppError(appErrorOf(error, logger), error.toJSON())), 400);
         return { schema, document, operationName: params.operationName, variableValues: params.variables, contextValue: await contextOf(req.raw, res, req.headers.get('x-graphql-event-stream-token')) };
       } catch (caught) {
         const error = appErrorOf(caught, logger, 'graphql-sse operation failed', requestIdOf(req.raw));
-        return [JSON.stringify({ errors: [formatAppError(error, { message: error.message })] }), { status: error.status, statusText: STATUS_CODES[error.status] ?? 'Error', headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers } }];
+        return errorResponse([formatAppError(error, { message: error.message })], error.status, error.headers);
       }
     },
     onNext: (_ctx, req, result) => {
@@ -69,6 +76,21 @@ export function createStreamHandler(schema: GraphQLSchema, services: Services, g
       return { ...result, errors: result.errors.map((error) => formatAppError(appErrorOf(error, logger, 'graphql-sse operation failed', requestId), error)) as never };
     },
   });
+
+  /**
+   * What /graphql refuses with 400 before executing: validation errors, then variables that do not fit their types.
+   * graphql-sse would report them as an event of a 200 stream; here they are the answer's status, as at /graphql.
+   */
+  const requestErrors = (document: DocumentNode, operationName: string | null | undefined, variables: Record<string, unknown> | null | undefined): readonly GraphQLError[] => {
+    const invalid = asValidationErrors(validate(schema, document, rules));
+    if (invalid.length > 0) {
+      return options.production ? invalid.map((error) => new GraphQLError(withoutSuggestions(error.message), { nodes: error.nodes, source: error.source, positions: error.positions, extensions: error.extensions })) : invalid;
+    }
+    // admitOperation has checked that the operation exists.
+    const operation = getOperationAST(document, operationName);
+    const coerced = getVariableValues(schema, operation?.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 });
+    return coerced.errors ?? [];
+  };
 
   const contextOf = async (req: IncomingMessage, res: ServerResponse, streamToken: string | null | undefined) => {
     const controller = new AbortController();

@@ -2,9 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator';
 import type { Principal } from '../auth/roles';
 import type { LimitClass, RateLimiter } from '../limits/rate-limiter';
-import { requestIdOf } from '../shared/request-context';
-
-const address = (req: IncomingMessage) => req.socket.remoteAddress ?? 'unknown';
+import type { ClientAddresses } from './client-address';
 
 /** Authentication and rate limits for one request, shared by the REST facade, /graphql and /graphql/stream. */
 export class RequestGuard {
@@ -13,6 +11,7 @@ export class RequestGuard {
   constructor(
     private readonly authenticator: Authenticator,
     private readonly limiter: RateLimiter,
+    private readonly addresses: ClientAddresses,
   ) {}
 
   /**
@@ -23,7 +22,7 @@ export class RequestGuard {
     let principal = this.principals.get(req);
     if (!principal) {
       principal = this.authenticator.authenticate(req).catch(async (error: unknown) => {
-        await this.limiter.check(`ip:${address(req)}`, 'reads', res);
+        await this.limiter.check(this.addressOf(req), 'reads', res);
         throw error;
       });
       this.principals.set(req, principal);
@@ -41,16 +40,27 @@ export class RequestGuard {
    * where an `Authorization: Basic` header is the client's secret, not a credential of this API.
    */
   async limitAddress(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
-    await this.limiter.check(`ip:${address(req)}`, limitClass, res);
+    await this.limiter.check(this.addressOf(req), limitClass, res);
   }
 
   /** Takes back a request counted provisionally against a class it turned out not to belong to. */
   async refund(req: IncomingMessage, res: ServerResponse, limitClass: LimitClass): Promise<void> {
-    await this.limiter.refund(await this.caller(req, res), limitClass, requestIdOf(req));
+    await this.limiter.refund(await this.caller(req, res), limitClass);
   }
 
+  /**
+   * Whose budget a request spends: the key's, or the address's when anonymous. A forwarding key (a front end's) that
+   * names its visitor in X-Forwarded-For spends that visitor's budget, the one the visitor has when calling directly,
+   * so a front end neither pools its visitors into one budget nor gives any of them more than their own.
+   */
   private async caller(req: IncomingMessage, res: ServerResponse): Promise<string> {
     const principal = await this.principal(req, res);
-    return principal.keyId !== null ? `key:${principal.keyId}` : `ip:${address(req)}`;
+    if (principal.keyId === null) return this.addressOf(req);
+    const visitor = principal.forwardsClients ? this.addresses.forwardedClient(req) : null;
+    return visitor === null ? `key:${principal.keyId}` : `ip:${visitor}`;
+  }
+
+  private addressOf(req: IncomingMessage): string {
+    return `ip:${this.addresses.client(req)}`;
   }
 }

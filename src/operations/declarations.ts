@@ -309,7 +309,14 @@ export const DECLARATIONS: readonly OperationDeclaration[] = [
         type: 'object',
         required: ['name', 'role'],
         additionalProperties: false,
-        properties: { name: { type: 'string', minLength: 1, maxLength: 100 }, role: { enum: [...ROLES] } },
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 100 },
+          role: { enum: [...ROLES] },
+          forwards_clients: {
+            type: 'boolean',
+            description: "A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor",
+          },
+        },
       },
       data: 'createApiKey',
       status: 201,

@@ -699,6 +699,8 @@ class ApiKey:
     """viewer, analyst or admin."""
     prefix: str
     """The first characters of the key, to recognise it."""
+    forwards_clients: bool
+    """A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor."""
     created_at: str
     last_used_at: Optional[str]
     revoked_at: Optional[str]
@@ -717,6 +719,8 @@ class CreatedApiKey:
 class CreateApiKeyRequest:
     name: str
     role: Literal["viewer", "analyst", "admin"]
+    forwards_clients: Optional[bool] = None
+    """A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor"""
 
 
 @dataclass(frozen=True)

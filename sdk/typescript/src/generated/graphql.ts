@@ -675,6 +675,8 @@ export type ApiKey = {
   role: Scalars['String']['output'];
   /** The first characters of the key, to recognise it. */
   prefix: Scalars['String']['output'];
+  /** A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor. */
+  forwardsClients: Scalars['Boolean']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   lastUsedAt: Maybe<Scalars['DateTimeISO']['output']>;
   /** When it was revoked; every instance refuses it within a second of that. */
@@ -829,6 +831,8 @@ export type CreateApiKeyInput = {
   name: Scalars['String']['input'];
   /** viewer, analyst or admin. */
   role: Scalars['String']['input'];
+  /** A front end's key, rate-limited per visitor named in X-Forwarded-For (default false). */
+  forwardsClients?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 export type Subscription = {

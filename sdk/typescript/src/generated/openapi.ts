@@ -1106,6 +1106,8 @@ export interface components {
             role: string;
             /** @description The first characters of the key, to recognise it. */
             prefix: string;
+            /** @description A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor. */
+            forwards_clients: boolean;
             /** Format: date-time */
             created_at: string;
             last_used_at: string | null;
@@ -1122,6 +1124,8 @@ export interface components {
             name: string;
             /** @enum {unknown} */
             role: "viewer" | "analyst" | "admin";
+            /** @description A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor */
+            forwards_clients?: boolean;
         };
         /** @description How a ratio is computed. */
         RatioDefinition: {
