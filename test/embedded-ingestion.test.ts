@@ -41,6 +41,23 @@ function batchedBackend(embedder: Embedder) {
   return { dataSource: app().database.dataSource, models: new ProviderModel(embedder), vectorAvailable: true, iterativeScan: false, ingestionTurns: new OneAtATime() };
 }
 
+describe('OneAtATime (unit)', () => {
+  it('runs tasks one after the other in the order handed in, past a failed one', async () => {
+    const turns = new OneAtATime();
+    const events: string[] = [];
+    const task = (name: string, ms: number, fail = false) => async () => {
+      events.push(`start ${name}`);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      events.push(`end ${name}`);
+      if (fail) throw new Error(name);
+      return name;
+    };
+    const results = await Promise.allSettled([turns.run(task('a', 30)), turns.run(task('b', 1, true)), turns.run(task('c', 1))]);
+    expect(events).to.deep.equal(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+    expect(results.map((result) => result.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+  });
+});
+
 describe('storing a document in bounded transactions', function () {
   this.timeout(120_000);
   let companyId: number;

@@ -148,7 +148,7 @@ export class CorpusModel implements EmbeddingModels {
   /**
    * Runs a bulk load without a refit per document, then refits once if the corpus outgrew the model. `stored` says
    * whether the load stored anything: when it did not (the demo seed of a database that has documents), a refit under
-   * way stays in the background, where it belongs; waiting for it made a start-up after large ingestions take a minute.
+   * way (one that large ingestions started before a restart) stays in the background instead of holding up the start.
    */
   async bulk<T>(work: () => Promise<T>, stored: (result: T) => boolean = () => true): Promise<T> {
     this.bulkLoads += 1;
