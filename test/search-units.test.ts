@@ -181,6 +181,8 @@ describe('built-in embedder (LSA)', () => {
     expect(termsOf('US0378331005 HWUPKR0MPOU8FGXBT394 Rechnungsabgrenzungsposten')).to.deep.equal(['us0378331005', 'hwupkr0mpou8fgxbt394', 'rechnungsabgrenzungsposten']);
     expect(isSearchableWord('a1'.repeat(10))).to.equal(true);
     expect(isSearchableWord(`${'a1'.repeat(10)}b`)).to.equal(false);
+    // A word glued to a number is still a word.
+    expect(termsOf('quorvantis1764107000000 q3revenue2024')).to.deep.equal(['quorvantis1764107000000', 'q3revenue2024']);
   });
 
   it('fits a corpus of one text, and an empty one, without failing', () => {

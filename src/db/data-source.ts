@@ -62,10 +62,10 @@ class ServiceLogger implements TypeOrmLogger {
 /**
  * A `pg` client that listens for its own 'error' from construction to the end, so that no lost connection is an
  * uncaught exception. `pg` emits 'error' on a client whose socket dies; the pool listens while the client is idle and
- * TypeORM's query runner while it holds it, but the hand-over between them goes through a promise: a server that
- * ends a connection just as it finishes opening (the FATAL arrives in the same read as ReadyForQuery) hit the gap and
- * killed the process. A client that failed is unqueryable from then on, its queries fail as connection errors (503),
- * and the pool drops it on release and opens a new one.
+ * TypeORM's query runner while it holds it, but the hand-over between them goes through a promise: when a server ends
+ * a connection just as it finishes opening (the FATAL arrives in the same read as ReadyForQuery), nobody else is
+ * listening yet. A client that failed is unqueryable from then on, its queries fail as connection errors (503), and
+ * the pool drops it on release and opens a new one.
  */
 class ListeningClient extends Client {
   constructor(config?: string | ClientConfig) {

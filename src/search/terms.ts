@@ -60,15 +60,18 @@ const isTopicWord = (word: string) => !/^\d+$/.test(word) || /^(19|20)\d\d$/.tes
 export const MAX_TERM_LENGTH = 64;
 /** Longest run of letters mixed with digits indexed: codes people search for (an ISIN has 12, an LEI 20) fit. */
 export const MAX_CODE_LENGTH = 20;
+/** A longer run is still a word when it switches between letters and digits at most this often ("model2025", "q3revenue"). */
+const MAX_WORD_SWITCHES = 2;
 
 /**
  * Whether a word is worth a search term. Machine strings are not: a hex digest, a base64 blob or a key is a long
- * run of letters mixed with digits, or longer than any word, and nobody types it into a search box. Such words are
+ * run of letters and digits switching back and forth, or longer than any word, and nobody types it into a search box. Such words are
  * left out of the index and out of queries alike; the text itself is stored and shown in full.
  */
 export function isSearchableWord(word: string): boolean {
   if (word.length > MAX_TERM_LENGTH) return false;
-  return word.length <= MAX_CODE_LENGTH || !/\d/.test(word) || !/\p{L}/u.test(word);
+  if (word.length <= MAX_CODE_LENGTH) return true;
+  return (word.match(/(?=\p{L}\d|\d\p{L})/gu) ?? []).length <= MAX_WORD_SWITCHES;
 }
 
 /** Terms of a text in order, with repeats. */

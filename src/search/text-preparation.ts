@@ -14,8 +14,8 @@ export interface PreparedText {
 }
 
 /**
- * Content from this size on is prepared on a worker thread: extracting and chunking a 5,000,000-character document
- * takes about half a second of CPU, for which the event loop would answer no request.
+ * Content from this size on is prepared on a worker thread: extracting and chunking a document of millions of
+ * characters keeps the CPU long enough to hold up every request the event loop has waiting.
  */
 export const WORKER_FROM_CHARS = 200_000;
 
