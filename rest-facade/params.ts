@@ -1,4 +1,5 @@
 import { AppError } from '../src/shared/errors';
+import { parseCanonicalId } from '../src/shared/canonical-id';
 
 const INT32_MAX = 2_147_483_647;
 
@@ -23,11 +24,11 @@ export class RequestParams {
     }
   }
 
-  /** A whole number from the path, e.g. the company id. */
+  /** An id from the path, e.g. the company id, written canonically (`1`, never `01`, ` 1` or `+1`). */
   pathInt(name: string): number {
-    const value = toInt(this.path[name]);
+    const value = parseCanonicalId(this.path[name]);
     // Ids start at 1: a 0 is a malformed id, not a missing resource.
-    if (value === null || value < 1) throw new AppError('BAD_USER_INPUT', `${name} must be a positive integer, got "${this.path[name]}"`);
+    if (value === null) throw new AppError('BAD_USER_INPUT', `${name} must be a positive integer in decimal digits (no sign, spaces or leading zeros), got "${this.path[name]}"`, { field: name });
     return value;
   }
 
@@ -35,7 +36,7 @@ export class RequestParams {
   queryInt(name: string): number | undefined {
     const raw = this.query.get(name);
     if (raw === undefined) return undefined;
-    const value = toInt(raw, true);
+    const value = toInt(raw);
     if (value === null) throw new AppError('BAD_USER_INPUT', `${name} must be an integer, got "${raw}"`);
     return value;
   }
@@ -80,8 +81,8 @@ export class RequestParams {
   }
 }
 
-function toInt(raw: string | undefined, allowNegative = false): number | null {
-  if (raw === undefined || !(allowNegative ? /^-?\d{1,10}$/ : /^\d{1,10}$/).test(raw.trim())) return null;
+function toInt(raw: string): number | null {
+  if (!/^-?\d{1,10}$/.test(raw.trim())) return null;
   const value = Number(raw);
   return Math.abs(value) <= INT32_MAX ? value : null;
 }

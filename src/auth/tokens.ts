@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { isRole, type Role } from './roles';
+import { parseCanonicalId } from '../shared/canonical-id';
 
 export interface TokenSettings {
   /** HMAC key (HS256), at least 32 bytes. */
@@ -32,8 +33,8 @@ export async function verifyToken(settings: TokenSettings, token: string): Promi
       audience: settings.audience,
       requiredClaims: ['exp', 'sub'],
     });
-    const keyId = Number(payload.sub);
-    if (!Number.isInteger(keyId) || !isRole(payload.role)) return null;
+    const keyId = parseCanonicalId(payload.sub);
+    if (keyId === null || !isRole(payload.role)) return null;
     return { keyId, role: payload.role };
   } catch {
     return null;

@@ -434,7 +434,7 @@ export interface components {
          * @description The stable code of a failure (the HTTP status follows from it)
          * @enum {string}
          */
-        ErrorCode: "BAD_USER_INPUT" | "BAD_REQUEST" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "OPERATION_RESOLUTION_FAILURE" | "PERSISTED_QUERY_NOT_SUPPORTED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SHUTTING_DOWN" | "UPSTREAM_TIMEOUT" | "INTERNAL_SERVER_ERROR";
+        ErrorCode: "BAD_USER_INPUT" | "BAD_REQUEST" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "OPERATION_RESOLUTION_FAILURE" | "PERSISTED_QUERY_NOT_SUPPORTED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SHUTTING_DOWN" | "UPSTREAM_TIMEOUT" | "INTERNAL_SERVER_ERROR";
         /** @description Every failure: the one error envelope */
         Error: {
             /** @constant */
@@ -1222,6 +1222,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Headers not received within 20 s, or the whole request within 60 s (REQUEST_TIMEOUT); the connection is closed */
+        Error408: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Body too large (PAYLOAD_TOO_LARGE) */
         Error413: {
             headers: {
@@ -1350,6 +1359,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1403,6 +1413,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1477,6 +1494,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1525,6 +1543,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1606,6 +1631,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1660,6 +1686,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1741,6 +1774,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1795,6 +1829,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1876,6 +1917,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1930,6 +1972,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2011,6 +2060,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2065,6 +2115,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2139,6 +2196,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2187,6 +2245,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2265,6 +2330,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2316,6 +2382,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2393,6 +2466,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2437,6 +2511,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2492,6 +2567,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2582,6 +2664,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2628,6 +2711,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2674,6 +2758,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2721,6 +2806,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2763,6 +2849,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2805,6 +2892,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2860,6 +2948,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2935,6 +3030,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2975,6 +3071,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -3023,6 +3120,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
