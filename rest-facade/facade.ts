@@ -2,19 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse, subscribe, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { match, type MatchFunction } from 'path-to-regexp';
 import { CompiledExecution } from '../src/graphql/compiled-execution';
 import { AppError, isErrorCode, toAppError } from '../src/shared/errors';
 import { startSseStream, writeSseEvent } from '../src/shared/sse';
 import { appErrorOf } from '../src/graphql/errors';
-import { checkRestVariables } from './variable-check';
+import { RETRY_AFTER_SECONDS } from '../src/db/database-unavailable';
 import { restCase, snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
-import { RequestParams } from './params';
-import { RequestBody } from './body';
+import { RestInput } from './rest-input';
+import { operationVariables } from './operation-variables';
 import { readJsonBody } from '../src/http/body';
 import { toCsv, wantsCsv } from '../src/http/csv';
-import { ROUTES, routeSpec, type RestRoute } from './routes';
+import { ROUTES, rootFieldOf, type RestRoute } from './routes';
 import { rootFields } from '../src/graphql/operation-admission';
 import { buildOpenApi } from './openapi';
 import type { RequestScope } from '../src/graphql/context';
@@ -25,9 +26,12 @@ import type { Metrics } from '../src/http/metrics';
 
 const OPERATIONS_DIR = path.join(__dirname, '..', '..', 'rest-facade', 'operations');
 
-interface CompiledRoute {
+export interface CompiledRoute {
   route: RestRoute;
-  segments: string[];
+  /** The route's path parameters when a path is its own, false otherwise. */
+  matchPath: MatchFunction<Record<string, string>>;
+  /** The route's input schema, compiled. */
+  input: RestInput;
   document: DocumentNode;
 }
 
@@ -45,12 +49,12 @@ export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
     if (errors.length > 0) {
       throw new Error(`REST operation ${route.operation} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
     }
-    // The route's role and budget are those of its root field: the stored operation must run that field alone.
+    // The stored operation runs its declaration's root field alone: no other field may ride on the route's role and budget.
     const fields = rootFields(document);
-    if (fields.length !== 1 || fields[0] !== route.doc.dataPath[0]) {
-      throw new Error(`REST operation ${route.operation} must select exactly its root field ${route.doc.dataPath[0]}, selects ${fields.join(', ')}`);
+    if (fields.length !== 1 || fields[0] !== rootFieldOf(route)) {
+      throw new Error(`REST operation ${route.operation} must select exactly its root field ${rootFieldOf(route)}, selects ${fields.join(', ')}`);
     }
-    return { route, segments: route.path.split('/').filter(Boolean), document };
+    return { route, matchPath: match<Record<string, string>>(route.path, { decode: decodeSegment }), input: new RestInput(route), document };
   });
 }
 
@@ -60,24 +64,6 @@ function decodeSegment(segment: string): string {
   } catch {
     throw new AppError('BAD_REQUEST', `Malformed percent-encoding in path segment "${segment}"`);
   }
-}
-
-function matchPath(segments: string[], pathSegments: string[]): Record<string, string> | null {
-  if (segments.length !== pathSegments.length) return null;
-  const params: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i += 1) {
-    if (segments[i].startsWith(':')) params[segments[i].slice(1)] = decodeSegment(pathSegments[i]);
-    else if (segments[i] !== pathSegments[i]) return null;
-  }
-  return params;
-}
-
-/** Drops absent values, deeply: an absent parameter must be absent for GraphQL too (so defaults apply), not null. */
-function withoutUndefined(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).filter(([, inner]) => inner !== undefined).map(([key, inner]) => [key, withoutUndefined(inner)]),
-  );
 }
 
 /** Where a request's unexpected errors are logged, and the request they are logged for. */
@@ -111,13 +97,15 @@ function eventOf(route: RestRoute, result: ExecutionResult, reporting: Reporting
 }
 
 /** The data of an event as REST sends it; an `error` event carries the error envelope's code and message. */
-function restData(route: RestRoute, event: RestEvent): unknown {
-  return event.name === 'error' ? event.payload : restCase(route.data(event.payload, {}));
+function restData(event: RestEvent): unknown {
+  return event.name === 'error' ? event.payload : restCase(event.payload);
 }
 
 function raise(event: RestEvent): never {
   const { code, message } = event.payload;
-  throw new AppError(isErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR', typeof message === 'string' ? message : 'Internal server error');
+  // An error event carries no headers: a 503 (database away, AI slots busy) gets its Retry-After here.
+  const headers = code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : undefined;
+  throw new AppError(isErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR', typeof message === 'string' ? message : 'Internal server error', undefined, headers);
 }
 
 /**
@@ -143,12 +131,12 @@ async function serveEvents(res: ServerResponse, route: RestRoute, result: EventR
         if (event.name === 'error') raise(event);
         event = await nextEvent();
       }
-      return sendJson(res, 200, { success: true, data: restData(route, event) });
+      return sendJson(res, 200, { success: true, data: restData(event) });
     }
     startSseStream(res);
     try {
       for (;;) {
-        writeSseEvent(res, event.name, restData(route, event));
+        writeSseEvent(res, event.name, restData(event));
         if (event.name === 'done' || event.name === 'error' || res.destroyed) break;
         event = await nextEvent();
       }
@@ -162,8 +150,6 @@ async function serveEvents(res: ServerResponse, route: RestRoute, result: EventR
     await events.return?.(undefined);
   }
 }
-
-const FORMATS = ['json', 'csv'];
 
 /** A CSV answer; a page's total travels in X-Total-Count, since CSV has no place for `meta`. */
 function sendCsv(res: ServerResponse, data: unknown, meta: { total?: number } | undefined): void {
@@ -201,10 +187,10 @@ export function createRestFacade(
         res.end(openApi);
         return;
       }
-      const pathSegments = url.pathname.split('/').filter(Boolean);
-      const matches = routes
-        .map((compiled) => ({ compiled, params: matchPath(compiled.segments, pathSegments) }))
-        .filter((match) => match.params !== null);
+      const matches = routes.flatMap((compiled) => {
+        const matched = compiled.matchPath(url.pathname);
+        return matched ? [{ compiled, params: matched.params }] : [];
+      });
       if (matches.length === 0) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
       // HEAD is GET without the body (Node's response leaves the body out for a HEAD request by itself).
       const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -215,7 +201,7 @@ export function createRestFacade(
           allow,
         });
       }
-      const { route, document } = match.compiled;
+      const { route, document, input: routeInput } = match.compiled;
       metrics?.label(res, route.path);
       // URLSearchParams would keep a broken escape as it is; a malformed query string is refused like a malformed path.
       try {
@@ -223,16 +209,13 @@ export function createRestFacade(
       } catch {
         throw new AppError('BAD_REQUEST', 'Malformed percent-encoding in the query string');
       }
-      await guard.limit(req, res, routeSpec(route).rateClass);
+      await guard.limit(req, res, route.declaration.rateClass);
       // The role is settled before the body is read: a caller without it learns nothing about what a body should be.
-      requireRole({ principal, publicReads: limits.publicReads }, routeSpec(route).role);
-      const params = new RequestParams(match.params as Record<string, string>, url.searchParams, [...(route.query ?? []), ...(route.csv ? ['format'] : [])]);
-      const csv = route.csv === true && wantsCsv(params.queryEnum('format', FORMATS)?.toLowerCase() ?? null, req.headers.accept);
-      const body = route.method === 'POST'
-        ? new RequestBody(await readJsonBody(req, route.maxBodyBytes === 'documents' ? limits.maxDocumentBytes : limits.maxBodyBytes), route.body ?? [])
-        : null;
-      const variables = withoutUndefined(route.variables(params, body)) as Record<string, unknown>;
-      checkRestVariables(schema, document, variables);
+      requireRole({ principal, publicReads: limits.publicReads }, route.declaration.role);
+      const body = routeInput.hasBody ? await readJsonBody(req, route.documentBody ? limits.maxDocumentBytes : limits.maxBodyBytes) : undefined;
+      const input = routeInput.read(match.params, url.searchParams, body);
+      const csv = route.csv === true && wantsCsv((input.format as string | undefined) ?? null, req.headers.accept);
+      const variables = { ...operationVariables(schema, document, input), ...route.extraVariables(input) };
       // Long work (AI generation) stops when the client goes away before the answer is complete.
       const controller = new AbortController();
       res.once('close', () => {
@@ -241,16 +224,16 @@ export function createRestFacade(
       const requestId = requestIdOf(req);
       const contextValue = createContext({ principal, signal: controller.signal, requestId });
       if (route.events) {
-        const streamed = req.headers.accept?.includes('text/event-stream') || body?.bool('stream') === true;
+        const streamed = req.headers.accept?.includes('text/event-stream') || input.stream === true;
         await serveEvents(res, route, await subscribe({ schema, document, variableValues: variables, contextValue }), streamed, { logger, requestId });
         return;
       }
       const result = await execution.execute({ document, variableValues: variables, contextValue });
       if (result.errors?.length) throw toRestError(result.errors, { logger, requestId });
-      const data = route.data(result.data, variables);
-      const meta = route.meta?.(result.data);
+      const data = route.pick(result.data as Record<string, unknown>, input);
+      const meta = route.meta?.(result.data as Record<string, unknown>);
       if (csv) return sendCsv(res, restCase(data), meta as { total?: number } | undefined);
-      sendJson(res, route.status?.(result.data) ?? 200, { success: true, data: restCase(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
+      sendJson(res, route.statusOf(result.data as Record<string, unknown>), { success: true, data: restCase(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
     },
   };
 }

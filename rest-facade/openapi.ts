@@ -6,12 +6,13 @@ import {
 } from 'graphql';
 import { snakeCase } from '../src/shared/case';
 import { ERROR_STATUS } from '../src/shared/app-error';
-import { routeSpec, type RestRoute } from './routes';
+import { rootFieldOf, type RestRoute } from './routes';
+import { inputSchema, splitInput } from './rest-input';
 
 /**
  * The OpenAPI 3.1 document of /v1 (GET /v1/openapi.json). Response schemas are derived from the stored GraphQL
  * operation of each route and the schema's types, so the document cannot drift from what the routes return; request
- * parameters and bodies come from the route table.
+ * parameters and bodies come from each route's declared input schema.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -116,7 +117,7 @@ function outputSchema(named: NamedSchemas, { type, selections, fragments }: Sele
 }
 
 /** Follows a data path (field names) into a route's operation result; returns the type and selections found there. */
-function descend(schema: GraphQLSchema, route: RestRoute, document: DocumentNode, dataPath: readonly string[] = route.doc.dataPath): Selected {
+function descend(schema: GraphQLSchema, document: DocumentNode, dataPath: readonly string[]): Selected {
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION) as OperationDefinitionNode;
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
@@ -199,6 +200,29 @@ export const OPENAPI_SERVERS = [
 ];
 
 /**
+ * A statement route answers several periods, newest first, with `type` or `limit`: an array of what its operation
+ * selects under `statements`.
+ */
+function historyPathOf(route: RestRoute): string[] | undefined {
+  const [root, field] = route.declaration.name.split('.');
+  return route.input?.properties.limit && field ? [root, 'statements', field] : undefined;
+}
+
+/** The path and query parameters of a route, and its body, from its one input schema. */
+function requestOf(route: RestRoute): { parameters: JsonSchema[]; body?: JsonSchema } {
+  const schema = inputSchema(route);
+  const { path, query, body } = splitInput(route);
+  const required = (schema.required as string[] | undefined) ?? [];
+  const parameters = [
+    ...path.map((name) => ({ name, in: 'path', required: true, schema: schema.properties[name] })),
+    ...query.map((name) => ({ name, in: 'query', required: required.includes(name), schema: schema.properties[name] })),
+  ];
+  if (route.method !== 'POST') return { parameters };
+  const fields = Object.fromEntries(body.map((name) => [name, schema.properties[name]]));
+  return { parameters, body: { ...schema, required: required.filter((name) => body.includes(name)), properties: fields } };
+}
+
+/**
  * A route that streams events: the union of its events as an event-stream reader sees each one (`event` the SSE
  * event name, `data` its parsed JSON), named `<Operation>Event` (ChatEvent).
  */
@@ -220,12 +244,8 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, document } of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const parameters = [
-      ...[...route.path.matchAll(/:(\w+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'integer', minimum: 1 } })),
-      ...Object.entries(route.doc.query ?? {}).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
-      ...(route.csv ? [{ name: 'format', in: 'query', required: false, schema: { enum: ['json', 'csv'], default: 'json', description: 'csv: the data as text/csv (as does Accept: text/csv)' } }] : []),
-    ];
-    const selected = descend(schema, route, document);
+    const { parameters, body } = requestOf(route);
+    const selected = descend(schema, document, [...route.data.split('.'), ...(route.page ? ['items'] : [])]);
     const content: Record<string, unknown> = {};
     if (route.events) {
       const events = eventSchemas(named, schema, route, selected);
@@ -236,14 +256,14 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
       // A value the route 404s without is never null in a success.
       const one = nonNull(outputSchema(named, selected, DATA_SCHEMA_NAMES[route.operation]));
       // A route that also answers several periods: that, or an array of what it selects at its history path.
-      const history = route.doc.historyPath && nonNull(outputSchema(named, descend(schema, route, document, route.doc.historyPath)));
+      const history = historyPathOf(route) && nonNull(outputSchema(named, descend(schema, document, historyPathOf(route)!)));
       const data = history ? { oneOf: [one, { type: 'array', items: history }] } : one;
       content['application/json'] = { schema: envelope(data, route.meta ? ref('PageMeta') : undefined) };
     }
     if (route.csv) {
       content['text/csv'] = { schema: { type: 'string', description: 'RFC 4180 with a header row: one row per item (one for a single object), the scalar fields as columns; a page\u2019s total in X-Total-Count' } };
     }
-    const { role, rateClass } = routeSpec(route);
+    const { role, rateClass } = route.declaration;
     const open = role === 'viewer' && publicReads;
     // Every status a route can answer: a bad key is a 401 even where no key is needed; 408, 414 and 431 come from the
     // HTTP layer (a slow client, URL and headers too long), 503 when the database is away, 429 on every route.
@@ -253,17 +273,17 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
     if (route.method === 'POST') failures.push(413, 415);
     if (rateClass !== 'reads') failures.push(502, 504);
     const responses = {
-      [String(route.doc.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
-      ...(route.doc.status === 201 && route.operation === 'IngestDocument' ? { 200: { description: 'Already stored: the existing document', content } } : {}),
+      [String(route.status ?? 200)]: { description: 'Success', headers: RATE_LIMIT_HEADERS, content },
+      ...(route.declaration.name === 'ingestDocument' ? { 200: { description: 'Already stored: the existing document', content } } : {}),
       ...errorRefs(failures.sort()),
     };
     const operation = {
       operationId: route.operation,
-      summary: route.doc.summary,
+      summary: route.summary,
       description: `Needs the ${role} role${open ? ' (open to anonymous callers while PUBLIC_READS is on)' : ''}; rate class ${rateClass}. GraphQL operation: ${route.operation}.`,
       security: open ? [{}, { apiKey: [] }, { bearer: [] }, { session: [] }] : [{ apiKey: [] }, { bearer: [] }, { session: [] }],
       parameters,
-      ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: named.ref(`${route.operation}Request`, route.doc.body) } } } } : {}),
+      ...(body ? { requestBody: { required: true, content: { 'application/json': { schema: named.ref(`${route.operation}Request`, body) } } } } : {}),
     };
     paths[path] = {
       ...paths[path],

@@ -8,7 +8,7 @@ import { app } from './helpers/shared-app';
 import { requestAs, type JsonResponse } from './helpers/http';
 import { createTestKeys, keysFor } from './helpers/keys';
 import { startTestApp, TEST_JWT_SECRET } from './helpers/test-app';
-import { ROUTES, routeSpec } from '../rest-facade/routes';
+import { ROUTES } from '../rest-facade/routes';
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
@@ -238,7 +238,7 @@ describe('access: API keys, tokens, sessions and roles', function () {
     after(() => closed?.close());
 
     it('needs a key for every read route, and a viewer key is enough', async () => {
-      for (const route of ROUTES.filter((r) => routeSpec(r).role === 'viewer')) {
+      for (const route of ROUTES.filter((r) => r.declaration.role === 'viewer')) {
         const path = route.path.replace(':id', '1');
         expect((await send({}, path, {}, closed.url)).status, path).to.equal(401);
         expect((await send({ 'x-api-key': keysFor(closed.url).viewer }, path, {}, closed.url)).status, path).to.equal(200);

@@ -123,7 +123,7 @@ describe('AI analysis with the built-in analyst', function () {
         [{ company_ids: [nwsc.id] }, 400, '2 to 5'],
         [{ company_ids: [1, 2, 3, 4, 5, 6] }, 400, '2 to 5'],
         [{ company_ids: [nwsc.id, nwsc.id] }, 400, 'repeat'],
-        [{ company_ids: [nwsc.id, others[0]], metrics: ['vibes'] }, 400, 'Unknown metric'],
+        [{ company_ids: [nwsc.id, others[0]], metrics: ['vibes'] }, 400, 'Unknown value "vibes" in metrics'],
         [{ company_ids: [nwsc.id, 999999] }, 404, '999999'],
         [{ company_ids: 'all' }, 400, 'array of integers'],
       ];

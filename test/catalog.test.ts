@@ -1,12 +1,13 @@
 import { expect } from 'chai';
-import { buildSchema } from 'graphql';
+import { buildSchema, printSchema } from 'graphql';
 import type { App } from '../src/app';
 import type { Role } from '../src/auth/roles';
 import { hasRole } from '../src/auth/roles';
 import { CATALOG, OPERATION_NAMES, type OperationName } from '../src/operations/catalog';
 import { checkCatalogCoversSchema } from '../src/operations/catalog-schema';
+import { DECLARATIONS } from '../src/operations/declarations';
 import { buildAppSchema } from '../src/graphql/schema';
-import { ROUTES, routeSpec } from '../rest-facade/routes';
+import { ROUTES, rootFieldOf } from '../rest-facade/routes';
 import { createTestKeys, keysFor } from './helpers/keys';
 import { startTestApp } from './helpers/test-app';
 
@@ -66,15 +67,30 @@ describe('operation catalog', function () {
       const fields = OPERATION_NAMES.filter((name) => CATALOG[name].kind === 'query').map((name) => `${name}: Int`).join(' ');
       const mutations = OPERATION_NAMES.filter((name) => CATALOG[name].kind === 'mutation').map((name) => `${name}: Int`).join(' ');
       const subscriptions = OPERATION_NAMES.filter((name) => CATALOG[name].kind === 'subscription').map((name) => `${name}: Int`).join(' ');
-      const complete = `type Query { ${fields} } type Mutation { ${mutations} } type Subscription { ${subscriptions} }`;
+      // Nested fields with routes of their own must be under their root field.
+      const nested = DECLARATIONS.filter((entry) => entry.kind === 'field').map((entry) => `${entry.name.split('.')[1]}: Int`).join(' ');
+      const complete = `type Query { ${fields.replace('company: Int', 'company: Company')} } type Company { ${nested} } type Mutation { ${mutations} } type Subscription { ${subscriptions} }`;
       expect(() => checkCatalogCoversSchema(buildSchema(complete))).not.to.throw();
       expect(() => checkCatalogCoversSchema(buildSchema(complete.replace('type Query {', 'type Query { exportEverything: Int')))).to.throw(/query field "exportEverything" has no catalog entry/);
       expect(() => checkCatalogCoversSchema(buildSchema(complete.replace('sectors: Int', '')))).to.throw(/catalog entry "sectors" matches no root field/);
       expect(() => checkCatalogCoversSchema(buildSchema(complete.replace('sectors: Int', '').replace('type Mutation {', 'type Mutation { sectors: Int')))).to.throw(/"sectors" is a mutation field but the catalog says query/);
     });
 
-    it('gives every REST route the role and budget of the one root field its stored operation runs', () => {
-      for (const route of ROUTES) expect(routeSpec(route), route.path).to.equal(CATALOG[route.doc.dataPath[0]]);
+    it('gives every REST route the role and budget of its own declaration, never above what GraphQL lets through', () => {
+      for (const route of ROUTES) {
+        const root = CATALOG[rootFieldOf(route)];
+        expect(root, route.path).to.not.equal(undefined);
+        if (route.declaration.kind !== 'field') expect(route.declaration, route.path).to.equal(root);
+        expect(hasRole(route.declaration.role, root.role), `${route.path} needs at least ${root.role}`).to.equal(true);
+      }
+    });
+
+    it('refuses a nested field with a route of its own that the schema does not have', () => {
+      const schema = printSchema(buildAppSchema());
+      expect(() => checkCatalogCoversSchema(buildSchema(schema))).not.to.throw();
+      const withoutQuality = schema.replace(/\n\s*"""[^"]*"""\n\s*dataQuality: \[DataQualitySummary!\]!/, '');
+      expect(withoutQuality).to.not.equal(schema);
+      expect(() => checkCatalogCoversSchema(buildSchema(withoutQuality))).to.throw(/nested field "company.dataQuality" is not in the schema/);
     });
   });
 
@@ -115,7 +131,7 @@ describe('operation catalog', function () {
 
     it('has a call for every catalogued operation, and a REST call for every operation a route runs', () => {
       expect(Object.keys(CALLS).sort()).to.deep.equal([...OPERATION_NAMES].sort());
-      for (const route of ROUTES) expect(CALLS[route.doc.dataPath[0]].rest, route.path).to.not.equal(undefined);
+      for (const route of ROUTES) expect(CALLS[rootFieldOf(route)].rest, route.path).to.not.equal(undefined);
     });
 
     for (const name of OPERATION_NAMES) {

@@ -6,7 +6,8 @@ import { GraphQLError } from 'graphql';
 import { AppError, toAppError } from '../src/shared/errors';
 import { appErrorOf } from '../src/graphql/errors';
 import { createSseDecoder, formatSseEvent } from '../src/shared/sse';
-import { restFieldName } from '../rest-facade/variable-check';
+import { RestInput } from '../rest-facade/rest-input';
+import { ROUTES } from '../rest-facade/routes';
 import type { Logger } from '../src/shared/logger';
 
 function recordingLogger(): Logger & { errors: string[] } {
@@ -51,11 +52,35 @@ describe('Error translation (unit)', () => {
     expect(logger.errors).to.have.length(1);
   });
 
-  it('names variable paths as REST routes name their fields', () => {
-    expect(restFieldName(['input', 'messages', 0, 'role'])).to.equal('messages[0].role');
-    expect(restFieldName(['topK'])).to.equal('top_k');
-    expect(restFieldName(['input', 'companyId'])).to.equal('company_id');
-    expect(restFieldName(['input'])).to.equal('input');
+  it('refuses REST input in REST\u2019s words: the field as sent, what it takes, what it got', () => {
+    const inputOf = (path: string) => new RestInput(ROUTES.find((route) => route.path === path)!);
+    const failure = (read: () => unknown) => {
+      try {
+        read();
+      } catch (error) {
+        return { message: (error as AppError).message, details: (error as AppError).details };
+      }
+      throw new Error('no error');
+    };
+    const chat = inputOf('/v1/ai/chat');
+    const none = new URLSearchParams();
+    expect(failure(() => chat.read({}, none, { messages: [{ role: 'user', content: 7 }] })).message).to.equal('messages[0].content must be a string, got 7');
+    expect(failure(() => chat.read({}, none, { messages: [{ role: 'user', content: 'x', tone: 1 }] })).message).to.equal('messages[0] has unknown field "tone": accepted are role, content');
+    expect(failure(() => chat.read({}, none, { messages: [], stream: true })).message).to.equal('messages must not be empty');
+    expect(failure(() => chat.read({}, none, { messages: [{ role: 'user', content: 'x' }], company_ids: [1, 'two'] })).message).to.equal('company_ids must be an array of integers, got [1,"two"]');
+    expect(failure(() => chat.read({}, none, { messages: [{ role: 'user', content: 'x' }], company_ids: [2 ** 31] })).message).to.match(/^company_ids\[0\] must be an integer/);
+    expect(chat.read({}, none, { messages: [{ role: 'USER', content: 'x' }] })).to.deep.equal({ messages: [{ role: 'user', content: 'x' }] });
+
+    const ratios = inputOf('/v1/companies/:id/ratios');
+    expect(ratios.read({ id: '3' }, new URLSearchParams('limit=4&type=ANNUAL&period=&provenance=1'), undefined)).to.deep.equal({ id: 3, limit: 4, type: 'annual', provenance: true });
+    expect(failure(() => ratios.read({ id: '0' }, none, undefined))).to.deep.equal({ message: 'id must be a positive integer, got "0"', details: { field: 'id' } });
+    expect(failure(() => ratios.read({ id: '3' }, new URLSearchParams('limit=41'), undefined)).message).to.equal('limit must be a whole number from 1 to 40, got 41');
+    expect(failure(() => ratios.read({ id: '3' }, new URLSearchParams('limit=x'), undefined)).message).to.equal('limit must be an integer, got "x"');
+    expect(failure(() => ratios.read({ id: '3' }, new URLSearchParams('type=weekly'), undefined))).to.deep.equal({
+      message: 'type must be one of annual, quarter, got "weekly"', details: { field: 'type', accepted: ['annual', 'quarter'] },
+    });
+    expect(failure(() => ratios.read({ id: '3' }, new URLSearchParams('limit=1&limit=2'), undefined)).message).to.equal('Query parameter "limit" is given more than once');
+    expect(failure(() => inputOf('/v1/admin/keys').read({}, new URLSearchParams('x=1'), undefined)).message).to.equal('Unknown query parameter "x": this endpoint takes none');
   });
 
   it('no module outside the GraphQL adapter makes or reads graphql-js errors', () => {

@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { keysFor } from './helpers/keys';
 import { nestingDepth } from '../src/http/body';
-import { isConnectionError } from '../src/db/database-unavailable';
+import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
+import { databaseUnavailable, isConnectionError, isPoolBusy } from '../src/db/database-unavailable';
 
 /** A request on a keep-alive agent; resolves with the status, the headers and the local port of the socket used. */
 function call(agent: http.Agent, method: string, path: string, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; localPort: number }> {
@@ -82,7 +83,14 @@ describe('HTTP connections and bodies', () => {
       expect(isConnectionError(new Error('Connection terminated unexpectedly'))).to.equal(true);
       expect(isConnectionError({ message: 'query failed', driverError: { code: '57P01' } })).to.equal(true);
       expect(isConnectionError({ code: '08006' })).to.equal(true);
-      expect(isConnectionError(new Error('timeout exceeded when trying to connect'))).to.equal(true);
+      // TypeORM releases a transaction's runner when its connection dies; the transaction's next statement says so.
+      expect(isConnectionError(new QueryRunnerAlreadyReleasedError())).to.equal(true);
+      expect(isConnectionError(new QueryRunnerProviderAlreadyReleasedError())).to.equal(true);
+      expect(isConnectionError(new Error('Client has encountered a connection error and is not queryable'))).to.equal(true);
+      // Waiting for a pool whose connections are all in use is a busy database, not a lost one.
+      expect(isConnectionError(new Error('timeout exceeded when trying to connect'))).to.equal(false);
+      expect(isPoolBusy(new Error('timeout exceeded when trying to connect'))).to.equal(true);
+      expect(databaseUnavailable(new Error('timeout exceeded when trying to connect'))).to.deep.include({ code: 'SERVICE_UNAVAILABLE', message: 'The database is busy; retry shortly' });
       expect(isConnectionError({ code: '23505', message: 'duplicate key value violates unique constraint' })).to.equal(false);
       expect(isConnectionError({ code: '42P01', message: 'relation "x" does not exist' })).to.equal(false);
       expect(isConnectionError(null)).to.equal(false);

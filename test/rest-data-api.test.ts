@@ -57,7 +57,7 @@ describe('REST for data-API users', function () {
       expect((await get('/v1/companies/1/ratios?period=FY2024&limit=2')).body.error.details).to.deep.equal({ field: 'period' });
       const type = await get('/v1/companies/1/ratios?type=weekly');
       expect(type.body.error).to.deep.include({ message: 'type must be one of annual, quarter, got "weekly"', details: { field: 'type', accepted: ['annual', 'quarter'] } });
-      expect((await get('/v1/companies/1/ratios?limit=41')).body.error.message).to.equal('limit must be from 1 to 40, got 41');
+      expect((await get('/v1/companies/1/ratios?limit=41')).body.error.message).to.equal('limit must be a whole number from 1 to 40, got 41');
       expect((await get('/v1/companies/999999/ratios?limit=2')).status).to.equal(404);
     });
   });

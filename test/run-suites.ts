@@ -9,10 +9,18 @@ import { Client } from 'pg';
 
 const root = path.join(__dirname, '..', '..');
 const mocha = path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+/**
+ * The whole suite. Kept here rather than in .mocharc.json: mocha adds a config file's `spec` to the files named on its
+ * command line, so `npx mocha dist/test/one.test.js` would run everything.
+ */
+const SUITE = ['dist/test/**/*.test.js', 'dist/web/test/**/*.test.js', 'dist/sdk/typescript/test/**/*.test.js'];
+/** `npm test -- dist/test/one.test.js` runs the files it names; flags alone (`-- --grep x`) keep the whole suite. */
+const args = process.argv.slice(2);
+const specs = args.some((arg) => arg.endsWith('.js')) ? [] : SUITE;
 
 function runMocha(label: string, env: Record<string, string>): boolean {
   process.stdout.write(`\n=== test suite on ${label} ===\n`);
-  const result = spawnSync(process.execPath, [mocha, ...process.argv.slice(2)], {
+  const result = spawnSync(process.execPath, [mocha, ...args, ...specs], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ...env },

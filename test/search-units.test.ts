@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { chunkText, splitSentences } from '../src/search/chunker';
 import { minMaxFusion, reciprocalRankFusion } from '../src/search/fusion';
 import { DEFAULT_LSA_OPTIONS, fitLsa, LsaProjector, SAMPLE_SEPARATOR, sampleTexts } from '../src/search/lsa';
-import { stem, termsOf } from '../src/search/terms';
+import { isSearchableWord, MAX_TERM_LENGTH, stem, termsOf } from '../src/search/terms';
 import { encodeTermVector, frequenciesIn, MAX_TERM_FREQUENCY } from '../src/search/term-vector';
 
 const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * b[i], 0);
@@ -168,6 +168,19 @@ describe('built-in embedder (LSA)', () => {
     expect(stem('expenditures')).to.equal(stem('expenditure'));
     // Accents are folded and amounts are not topic words; years are.
     expect(termsOf('Nestlé paid 1,577 in 2024')).to.deep.equal(['nestle', 'paid', '2024']);
+  });
+
+  it('leaves machine strings out of the terms: digests, base64, words longer than any word; codes people search stay', () => {
+    const sha512 = 'ab'.repeat(64);
+    const sha256 = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
+    const base64 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    expect(termsOf(`Checksum ${sha512} and ${sha256} of the filing`)).to.deep.equal(['checksum', 'fil']);
+    expect(termsOf(base64)).to.deep.equal(['data', 'image', 'png', 'base64']);
+    expect(termsOf(`${'x'.repeat(MAX_TERM_LENGTH + 1)} ${'y'.repeat(MAX_TERM_LENGTH)}`)).to.deep.equal(['y'.repeat(MAX_TERM_LENGTH)]);
+    // An ISIN (12) and an LEI (20) are codes a searcher types; a German compound is a word.
+    expect(termsOf('US0378331005 HWUPKR0MPOU8FGXBT394 Rechnungsabgrenzungsposten')).to.deep.equal(['us0378331005', 'hwupkr0mpou8fgxbt394', 'rechnungsabgrenzungsposten']);
+    expect(isSearchableWord('a1'.repeat(10))).to.equal(true);
+    expect(isSearchableWord(`${'a1'.repeat(10)}b`)).to.equal(false);
   });
 
   it('fits a corpus of one text, and an empty one, without failing', () => {

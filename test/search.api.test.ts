@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { graphql, request } from './helpers/http';
 import { TARGET } from './helpers/test-app';
-import { ingestDocument } from '../src/search/ingestion.service';
+import { ingestDocument, MAX_DOCUMENT_CHARS } from '../src/search/ingestion.service';
+import { MAX_TERM_LENGTH } from '../src/search/terms';
 import type { Embedder } from '../src/search/embedder';
 import { ProviderModel } from '../src/search/embedding-models';
 import { RRF_K } from '../src/search/fusion';
@@ -253,7 +254,7 @@ describe('documents and search', () => {
       const cases: Array<[unknown, number, RegExp]> = [
         [{ ...base, content: '   ' }, 400, /content has no text/],
         [{ ...base, company_id: 987654 }, 404, /No company with id 987654/],
-        [{ ...base, doc_type: 'tweet' }, 400, /doc_type "tweet" is not supported/],
+        [{ ...base, doc_type: 'tweet' }, 400, /doc_type must be one of 10-K, 10-Q, .*, got "tweet"/],
         [{ ...base, format: 'pdf' }, 400, /format must be one of text, markdown, html, got "pdf"/],
         [{ ...base, period: 'H1-2024' }, 400, /period must be/],
         [{ ...base, published_at: 'yesterday' }, 400, /published_at/],
@@ -276,7 +277,32 @@ describe('documents and search', () => {
       expect(wrongType.status).to.equal(415);
       const tooLarge = await post('/v1/documents', { ...base, content: 'x'.repeat(11 * 1024 * 1024) });
       expect(tooLarge.status).to.equal(413);
+      // Within the body limit, past the content limit: 413 naming the limit and the count.
+      const tooLong = await post('/v1/documents', { ...base, content: 'x'.repeat(MAX_DOCUMENT_CHARS + 1) });
+      expect(tooLong.status).to.equal(413);
+      expect(tooLong.body.error).to.deep.include({ code: 'PAYLOAD_TOO_LARGE', details: { limit: MAX_DOCUMENT_CHARS, characters: MAX_DOCUMENT_CHARS + 1 } });
+      expect(tooLong.body.error.message).to.include('at most 5,000,000 (the document content limit)');
       expect(await counts()).to.deep.equal(before);
+    });
+
+    it('stores text with words too long to index (digests, base64 data) and finds it by its other words', async () => {
+      const marker = `quarrystone ${Date.now()}`;
+      const content = [
+        `The ${marker} filing is signed with SHA-512 ${'9a'.repeat(64)} and carries a logo.`,
+        `Logo: data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg'.repeat(40)}==`,
+        `A word of ${'z'.repeat(150)} letters ends it.`,
+      ].join('\n\n');
+      const stored = await post('/v1/documents', { company_id: companyId, title: 'Signed filing', doc_type: 'note', content });
+      expect(stored.status, JSON.stringify(stored.body)).to.equal(201);
+      const found = await post('/v1/search', { query: marker, company_ids: [companyId], mode: 'text', top_k: 1 });
+      expect(found.body.data[0].document_id).to.equal(stored.body.data.document.id);
+      // The long words stay in the text, though no search finds them.
+      expect(found.body.data[0].content).to.include('9a'.repeat(64));
+      const byDigest = await post('/v1/search', { query: '9a'.repeat(64), company_ids: [companyId], mode: 'text' });
+      expect(byDigest.status).to.equal(200);
+      expect(byDigest.body.data).to.deep.equal([]);
+      const [{ longest }] = await sql('SELECT max(length(term))::int AS longest FROM search_terms');
+      expect(longest).to.be.at.most(MAX_TERM_LENGTH);
     });
   });
 });

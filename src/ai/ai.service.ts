@@ -35,13 +35,7 @@ const PASSAGE_QUERIES: Record<SummaryType, string> = {
 };
 
 /** Measures that compare accepts (camelCase, as in GraphQL; REST also takes snake_case). */
-export const COMPARE_METRICS = [
-  'revenue', 'revenueChange', 'grossProfit', 'operatingIncome', 'operatingIncomeChange', 'netIncome', 'netIncomeChange', 'ebitda', 'epsDiluted',
-  'researchAndDevelopment', 'cashAndEquivalents', 'totalAssets', 'totalLiabilities', 'totalEquity', 'totalDebt', 'operatingCashFlow',
-  'operatingCashFlowChange', 'capitalExpenditure', 'freeCashFlow', 'freeCashFlowChange', 'dividendsPaid', 'shareRepurchases', 'grossMargin',
-  'grossMarginChange', 'operatingMargin', 'operatingMarginChange', 'netMargin', 'netMarginChange', 'returnOnEquity', 'freeCashFlowMargin',
-  'currentRatio', 'debtToEquity', 'interestCoverage', 'netDebtToEbitda',
-];
+export const COMPARE_METRICS: readonly string[] = CAPS.compare.metrics;
 
 /** Who asks for an analysis: the role check's view of the request, and the request's id (for log lines). */
 export type AiCaller = AccessContext & { requestId?: string };
@@ -174,7 +168,7 @@ export class AiService {
       const accepted = COMPARE_METRICS.map(snakeCase);
       throw badUserInput(`Unknown metric ${unknown.map((m) => `"${m}"`).join(', ')} in metrics; use any of ${accepted.join(', ')}`, { field: 'metrics', accepted });
     }
-    if (metrics.length === 0 || metrics.length > 20) throw badUserInput('metrics must name 1 to 20 measures');
+    if (metrics.length === 0 || metrics.length > CAPS.compare.maxMetrics) throw badUserInput(`metrics must name 1 to ${CAPS.compare.maxMetrics} measures`);
     const period = periodArgument(input.period);
     const companies: CompanyFacts[] = [];
     for (const id of companyIds) companies.push(await companyFacts(this.dataSource, loaders, id, period));

@@ -1,7 +1,8 @@
+import { CAPS } from '../operations/catalog';
 import type { FactSheet, StatementFact } from './facts';
 import { formatMoney, formatMultiple, formatPercent, formatPerShare, formatPoints } from './numbers';
 
-export const SUMMARY_TYPES = ['overview', 'profitability', 'balance_sheet', 'cash_flow', 'risks'] as const;
+export const SUMMARY_TYPES = CAPS.summarize.summaryTypes;
 export type SummaryType = (typeof SUMMARY_TYPES)[number];
 
 export interface ChatTurn {

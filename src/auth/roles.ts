@@ -1,14 +1,6 @@
-/** Roles, each including the one before: viewers read data, analysts also search and use AI, admins also ingest and manage. */
-export const ROLES = ['viewer', 'analyst', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from '../operations/roles';
 
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}
-
-export function hasRole(actual: Role, required: Role): boolean {
-  return ROLES.indexOf(actual) >= ROLES.indexOf(required);
-}
+export { ROLES, hasRole, isRole, type Role } from '../operations/roles';
 
 /** Who is calling: a key (directly, as a bearer token, or through a session cookie), or nobody. */
 export interface Principal {

@@ -1,8 +1,9 @@
 import path from 'node:path';
+import { Client, type ClientConfig } from 'pg';
 import { DataSource, DefaultNamingStrategy, type Logger as TypeOrmLogger, type QueryRunner } from 'typeorm';
 import { snakeCase } from '../shared/case';
 import type { Logger } from '../shared/logger';
-import { isConnectionError } from './database-unavailable';
+import { isConnectionError, noteConnectionFailure } from './database-unavailable';
 import { Company } from '../companies/company.entity';
 import { IncomeStatement } from '../statements/income-statement.entity';
 import { BalanceSheet } from '../statements/balance-sheet.entity';
@@ -58,6 +59,21 @@ class ServiceLogger implements TypeOrmLogger {
   }
 }
 
+/**
+ * A `pg` client that listens for its own 'error' from construction to the end, so that no lost connection is an
+ * uncaught exception. `pg` emits 'error' on a client whose socket dies; the pool listens while the client is idle and
+ * TypeORM's query runner while it holds it, but the hand-over between them goes through a promise: a server that
+ * ends a connection just as it finishes opening (the FATAL arrives in the same read as ReadyForQuery) hit the gap and
+ * killed the process. A client that failed is unqueryable from then on, its queries fail as connection errors (503),
+ * and the pool drops it on release and opens a new one.
+ */
+class ListeningClient extends Client {
+  constructor(config?: string | ClientConfig) {
+    super(config);
+    this.on('error', noteConnectionFailure);
+  }
+}
+
 export interface DataSourceOptions {
   url: string;
   poolSize: number;
@@ -78,6 +94,11 @@ export function createDataSource({ url, poolSize, logger, counter = new QueryCou
     logger: new ServiceLogger(logger, counter),
     maxQueryExecutionTime: 1000,
     connectTimeoutMS: 10_000,
-    extra: { application_name: 'financial-insights' },
+    extra: { application_name: 'financial-insights', Client: ListeningClient },
+    // Each dropped idle connection is a pool error; the database health logs an outage once, as a state change.
+    poolErrorHandler: (error: unknown) => {
+      logger.debug('idle database connection dropped', { error: error instanceof Error ? error.message : String(error) });
+      noteConnectionFailure();
+    },
   });
 }

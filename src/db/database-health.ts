@@ -1,5 +1,5 @@
 import type { Logger } from '../shared/logger';
-import { onConnectionFailure, serviceUnavailable } from './database-unavailable';
+import { isPoolBusy, onConnectionFailure, serviceUnavailable } from './database-unavailable';
 import type { AppError } from '../shared/app-error';
 
 /**
@@ -51,7 +51,8 @@ export class DatabaseHealth {
         if (probed()) this.change('up');
       })
       .catch((error: unknown) => {
-        if (!probed()) return;
+        // The probe waited behind requests for the pool's connections: the database is busy, not down.
+        if (!probed() || isPoolBusy(error)) return;
         this.change('down', { reason: reasonOf(error) });
         this.scheduleProbe();
       })

@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { AppError } from '../shared/errors';
 
-/** Route classes with their own budgets: reading data, searching documents, and AI answers. */
-export const LIMIT_CLASSES = ['reads', 'search', 'ai'] as const;
-export type LimitClass = (typeof LIMIT_CLASSES)[number];
+import type { LimitClass } from '../operations/rate-classes';
+
+export { LIMIT_CLASSES, type LimitClass } from '../operations/rate-classes';
 
 export interface RatePolicy {
   limit: number;

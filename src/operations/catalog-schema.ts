@@ -1,6 +1,8 @@
 import { Authorized } from 'type-graphql';
-import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import { OPERATION_NAMES, operationSpec, requireOperation, type OperationKind } from './catalog';
+import { getNamedType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { OPERATION_NAMES, operationSpec, requireOperation, type OperationSpec } from './catalog';
+import { DECLARATIONS } from './declarations';
+import { hasRole } from './roles';
 
 /**
  * `@Authorized(role)` with the role the catalog declares for the root field this method resolves (the method's
@@ -17,7 +19,7 @@ export function CatalogAuthorized(): MethodDecorator {
  * declared role and fall silently into the reads budget; an entry without a field is a stale rule.
  */
 export function checkCatalogCoversSchema(schema: GraphQLSchema): void {
-  const roots: Array<[OperationKind, GraphQLObjectType | null | undefined]> = [
+  const roots: Array<[OperationSpec['kind'], GraphQLObjectType | null | undefined]> = [
     ['query', schema.getQueryType()], ['mutation', schema.getMutationType()], ['subscription', schema.getSubscriptionType()],
   ];
   const problems: string[] = [];
@@ -31,5 +33,31 @@ export function checkCatalogCoversSchema(schema: GraphQLSchema): void {
     }
   }
   for (const name of OPERATION_NAMES) if (!seen.has(name)) problems.push(`catalog entry "${name}" matches no root field`);
-  if (problems.length) throw new Error(`The operation catalog (src/operations/catalog.ts) does not match the schema: ${problems.join('; ')}`);
+  problems.push(...nestedFieldProblems(schema));
+  if (problems.length) throw new Error(`The operation catalog (src/operations/declarations.ts) does not match the schema: ${problems.join('; ')}`);
+}
+
+/**
+ * A nested field with a route of its own (`company.incomeStatement`) must exist under its root field, and must not
+ * promise a role below its root's: GraphQL checks the root's role, so the route could never be that open.
+ */
+function nestedFieldProblems(schema: GraphQLSchema): string[] {
+  const problems: string[] = [];
+  for (const declaration of DECLARATIONS.filter((entry) => entry.kind === 'field')) {
+    const [rootName, ...path] = declaration.name.split('.');
+    const root = operationSpec(rootName);
+    if (!root || path.length === 0) {
+      problems.push(`nested field "${declaration.name}" does not start with a declared root field`);
+      continue;
+    }
+    if (!hasRole(declaration.role, root.role)) problems.push(`nested field "${declaration.name}" needs ${declaration.role}, below ${root.role} of "${rootName}"`);
+    const rootType = root.kind === 'query' ? schema.getQueryType() : root.kind === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    let type = rootType?.getFields()[rootName]?.type;
+    for (const field of path) {
+      const named = type && getNamedType(type);
+      type = named && isObjectType(named) ? named.getFields()[field]?.type : undefined;
+    }
+    if (!type) problems.push(`nested field "${declaration.name}" is not in the schema`);
+  }
+  return problems;
 }

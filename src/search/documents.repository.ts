@@ -31,8 +31,39 @@ export interface StoredChunk {
   text: string;
 }
 
+/** The stored document with this text; one still being stored (`ingesting`) is not stored yet. */
 export function findDocumentByHash(manager: EntityManager, companyId: number, contentHash: string): Promise<Document | null> {
-  return manager.getRepository(Document).findOneBy({ companyId, contentHash });
+  return manager
+    .getRepository(Document)
+    .createQueryBuilder('d')
+    .where('d.companyId = :companyId AND d.contentHash = :contentHash AND NOT d.ingesting', { companyId, contentHash })
+    .getOne();
+}
+
+/** Hides a document from readers while it is stored in several transactions, or shows it once its last one commits. */
+export async function setIngesting(manager: EntityManager, documentId: number, ingesting: boolean): Promise<void> {
+  await manager.query('UPDATE documents SET ingesting = $2 WHERE id = $1', [documentId, ingesting]);
+}
+
+/** Documents left half-stored by a failed or interrupted ingestion; only those with this text when it is given. */
+export async function unfinishedDocuments(manager: EntityManager, sameText?: { companyId: number; contentHash: string }): Promise<number[]> {
+  const rows: Array<{ id: number }> = sameText
+    ? await manager.query('SELECT id FROM documents WHERE ingesting AND company_id = $1 AND content_hash = $2', [sameText.companyId, sameText.contentHash])
+    : await manager.query('SELECT id FROM documents WHERE ingesting');
+  return rows.map((row) => row.id);
+}
+
+/** Deletes up to `limit` chunks of a document (their index entries leave with them, by trigger); returns how many. */
+export async function deleteSomeChunks(manager: EntityManager, documentId: number, limit: number): Promise<number> {
+  const [, deleted]: [unknown, number] = await manager.query(
+    'DELETE FROM document_chunks WHERE id IN (SELECT id FROM document_chunks WHERE document_id = $1 LIMIT $2)',
+    [documentId, limit],
+  );
+  return deleted;
+}
+
+export async function deleteDocument(manager: EntityManager, documentId: number): Promise<void> {
+  await manager.query('DELETE FROM documents WHERE id = $1', [documentId]);
 }
 
 /** Name and ticker of a company, or null when there is none with that id. */
@@ -46,8 +77,8 @@ export function insertDocument(manager: EntityManager, fields: Omit<Document, 'i
   return repository.save(repository.create(fields));
 }
 
-/** Stores the chunks of a document in order and indexes them; returns their ids. */
-export async function insertChunks(manager: EntityManager, document: Document, chunks: NewChunk[]): Promise<number[]> {
+/** Stores chunks of a document in order, the first at `firstOrdinal`, and indexes them; returns their ids. */
+export async function insertChunks(manager: EntityManager, document: Document, chunks: NewChunk[], firstOrdinal = 0): Promise<number[]> {
   const ids: number[] = [];
   for (let start = 0; start < chunks.length; start += CHUNKS_PER_INSERT) {
     const slice = chunks.slice(start, start + CHUNKS_PER_INSERT);
@@ -55,7 +86,7 @@ export async function insertChunks(manager: EntityManager, document: Document, c
       `INSERT INTO document_chunks (document_id, company_id, ordinal, content, section, context)
        SELECT $1, $2, ordinal, content, section, context FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS t(ordinal, content, section, context)
        ORDER BY ordinal RETURNING id`,
-      [document.id, document.companyId, slice.map((_, i) => start + i), slice.map((c) => c.content), slice.map((c) => c.section), slice.map((c) => c.context)],
+      [document.id, document.companyId, slice.map((_, i) => firstOrdinal + start + i), slice.map((c) => c.content), slice.map((c) => c.section), slice.map((c) => c.context)],
     );
     ids.push(...rows.map((row) => row.id));
   }
@@ -239,7 +270,7 @@ export async function findDocumentToRead(manager: EntityManager, id: number): Pr
             (SELECT coalesce(json_agg(json_build_object('chunkId', c.id, 'content', c.content) ORDER BY c.ordinal), '[]'::json)
                FROM document_chunks c WHERE c.document_id = d.id) AS passages
        FROM documents d JOIN companies co ON co.id = d.company_id
-      WHERE d.id = $1`,
+      WHERE d.id = $1 AND NOT d.ingesting`,
     [id],
   );
   return row ?? null;

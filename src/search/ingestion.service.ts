@@ -1,14 +1,18 @@
-import { createHash } from 'node:crypto';
 import { CAPS } from '../operations/catalog';
 import type { DataSource, EntityManager } from 'typeorm';
+import { giveWayToRequests } from '../db/give-way';
 import { AppError, badUserInput } from '../shared/errors';
+import type { OneAtATime } from '../shared/one-at-a-time';
 import { parseExactPeriod } from '../statements/fiscal-period';
 import { contextLine, searchableText, sectionsOf } from './chunk-context';
-import { chunkText } from './chunker';
 import type { Document } from './document.entity';
-import { companyNaming, findDocumentByHash, indexChunks, insertChunks, insertDocument, nextUnindexedDocument, setChunkContexts, storeEmbeddings } from './documents.repository';
+import {
+  companyNaming, deleteDocument, deleteSomeChunks, findDocumentByHash, indexChunks, insertChunks, insertDocument, nextUnindexedDocument,
+  setChunkContexts, setIngesting, storeEmbeddings, unfinishedDocuments, type NewChunk,
+} from './documents.repository';
+import type { Embedder } from './embedder';
 import type { EmbeddingModels } from './embedding-models';
-import { extractText } from './text-extraction';
+import { prepareTextAside } from './text-preparation';
 import type { IngestDocumentInput } from './search.types';
 
 export const DOC_TYPES: readonly string[] = CAPS.ingestDocument.docTypes;
@@ -22,7 +26,19 @@ export interface SearchBackend {
   vectorAvailable: boolean;
   /** Whether pgvector can filter inside the index scan (0.8+); older versions filter after it. */
   iterativeScan: boolean;
+  /**
+   * On the embedded database, whose one session every request shares: documents are stored one at a time, each in
+   * transactions of CHUNKS_PER_TRANSACTION chunks with waiting requests served between them. Absent on a server,
+   * where one transaction per document keeps no reader waiting.
+   */
+  ingestionTurns?: OneAtATime;
 }
+
+/**
+ * Chunks stored per transaction when a document is stored in several: a reader waits for at most one such
+ * transaction (about 1,000 characters a chunk).
+ */
+export const CHUNKS_PER_TRANSACTION = 16;
 
 export interface IngestResult {
   document: Document;
@@ -66,7 +82,7 @@ function optionalUrl(value: string | null | undefined): string | null {
 }
 
 /** Validates and normalizes the input; throws BAD_USER_INPUT naming the field at fault. */
-function prepare(input: IngestDocumentInput) {
+async function prepare(input: IngestDocumentInput) {
   const docType = required(input.docType, 'doc_type', 40);
   const canonicalType = DOC_TYPES.find((type) => type.toLowerCase() === docType.toLowerCase());
   if (!canonicalType) throw badUserInput(`doc_type "${docType}" is not supported; use one of ${DOC_TYPES.join(', ')}`, { accepted: DOC_TYPES });
@@ -77,12 +93,16 @@ function prepare(input: IngestDocumentInput) {
     period = parsed.label;
   }
   if (typeof input.content !== 'string' || input.content.length > MAX_DOCUMENT_CHARS) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `content must be at most ${MAX_DOCUMENT_CHARS} characters`);
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `content has ${input.content.length.toLocaleString('en-US')} characters; a document holds at most ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')} (the document content limit): split it into sections`,
+      { limit: MAX_DOCUMENT_CHARS, characters: input.content.length },
+    );
   }
   if (input.content.includes('\u0000')) {
     throw badUserInput('content must not contain NUL characters (is the file UTF-8 text?)');
   }
-  const text = extractText(input.content, input.format ?? 'TEXT');
+  const { text, contentHash, chunks } = await prepareTextAside(input.content, input.format ?? 'TEXT');
   if (!text) throw badUserInput('content has no text');
   return {
     title: required(input.title, 'title', 300),
@@ -92,57 +112,124 @@ function prepare(input: IngestDocumentInput) {
     section: input.section?.trim() ? required(input.section, 'section', 300) : null,
     sourceUrl: optionalUrl(input.sourceUrl),
     text,
-    contentHash: createHash('sha256').update(text).digest('hex'),
+    contentHash,
+    chunks,
   };
 }
 
+type DocumentFields = Omit<Document, 'id' | 'createdAt'>;
+
 /**
- * Stores a document with its chunks and their embeddings, all in one transaction: all of it or nothing. The same
- * text for the same company is stored once; asking again returns the existing document with `created: false`.
+ * Stores a document with its chunks and their embeddings: all of it or nothing. The same text for the same company
+ * is stored once; asking again returns the existing document with `created: false`.
  */
 export async function ingestDocument(backend: SearchBackend, input: IngestDocumentInput): Promise<IngestResult> {
   const { dataSource } = backend;
-  const prepared = prepare(input);
+  const prepared = await prepare(input);
   const company = await companyNaming(dataSource.manager, input.companyId);
   if (!company) throw new AppError('NOT_FOUND', `No company with id ${input.companyId}`);
   const existing = await findDocumentByHash(dataSource.manager, input.companyId, prepared.contentHash);
   if (existing) return { document: existing, created: false };
 
-  const contents = chunkText(prepared.text);
+  const contents = prepared.chunks;
   const naming = { companyName: company.name, ticker: company.ticker, docType: prepared.docType, period: prepared.period };
   const chunks = sectionsOf(contents, prepared.section).map((section, i) => ({ content: contents[i], section, context: contextLine(naming, section) }));
-  // Embedding may call a remote provider: do it before the transaction, which then holds its connection briefly.
   // Before the built-in model's first fit there is no model: the fit embeds these chunks with everything else.
   const embedder = backend.vectorAvailable ? await backend.models.current() : null;
-  const vectors = embedder ? await embedder.embedDocuments(chunks.map((chunk) => searchableText(chunk.context, chunk.content))) : null;
+  const fields: DocumentFields = {
+    companyId: input.companyId,
+    title: prepared.title,
+    docType: prepared.docType,
+    period: prepared.period,
+    publishedAt: prepared.publishedAt,
+    sourceUrl: prepared.sourceUrl,
+    contentHash: prepared.contentHash,
+    chunkCount: chunks.length,
+    charCount: prepared.text.length,
+  };
+  const turns = backend.ingestionTurns;
+  const result = turns
+    ? await turns.run(() => storeInTransactions(dataSource, fields, chunks, embedder))
+    : await storeInOneTransaction(dataSource, fields, chunks, embedder);
+  if (result.created) backend.models.documentsAdded();
+  return result;
+}
 
+async function embed(embedder: Embedder | null, chunks: NewChunk[]): Promise<number[][] | null> {
+  return embedder ? embedder.embedDocuments(chunks.map((chunk) => searchableText(chunk.context, chunk.content))) : null;
+}
+
+async function storeChunks(manager: EntityManager, document: Document, chunks: NewChunk[], firstOrdinal: number, embedder: Embedder | null, vectors: number[][] | null): Promise<void> {
+  const chunkIds = await insertChunks(manager, document, chunks, firstOrdinal);
+  if (embedder && vectors) await storeEmbeddings(manager, embedder, chunkIds.map((chunkId) => ({ chunkId, companyId: document.companyId })), vectors);
+}
+
+async function storeInOneTransaction(dataSource: DataSource, fields: DocumentFields, chunks: NewChunk[], embedder: Embedder | null): Promise<IngestResult> {
+  // Embedding may call a remote provider: do it before the transaction, which then holds its connection briefly.
+  const vectors = await embed(embedder, chunks);
   try {
-    const result = await dataSource.transaction(async (manager) => {
-      const document = await insertDocument(manager, {
-        companyId: input.companyId,
-        title: prepared.title,
-        docType: prepared.docType,
-        period: prepared.period,
-        publishedAt: prepared.publishedAt,
-        sourceUrl: prepared.sourceUrl,
-        contentHash: prepared.contentHash,
-        chunkCount: chunks.length,
-        charCount: prepared.text.length,
-      });
-      const chunkIds = await insertChunks(manager, document, chunks);
-      if (embedder && vectors) await storeEmbeddings(manager, embedder, chunkIds.map((chunkId) => ({ chunkId, companyId: input.companyId })), vectors);
+    return await dataSource.transaction(async (manager) => {
+      const document = await insertDocument(manager, fields);
+      await storeChunks(manager, document, chunks, 0, embedder, vectors);
       return { document, created: true };
     });
-    backend.models.documentsAdded();
-    return result;
   } catch (error) {
     // Two requests with the same text raced; the other one stored it.
     if ((error as { code?: string }).code === '23505') {
-      const winner = await findDocumentByHash(dataSource.manager, input.companyId, prepared.contentHash);
+      const winner = await findDocumentByHash(dataSource.manager, fields.companyId, fields.contentHash);
       if (winner) return { document: winner, created: false };
     }
     throw error;
   }
+}
+
+/**
+ * Stores a document in transactions of CHUNKS_PER_TRANSACTION chunks, giving way to waiting requests before each.
+ * The document is `ingesting`, which every reader passes by, until the last one shows it; on failure what was
+ * written is removed (and what a crash leaves, at the next start). Runs in its turn: one document at a time.
+ */
+async function storeInTransactions(dataSource: DataSource, fields: DocumentFields, chunks: NewChunk[], embedder: Embedder | null): Promise<IngestResult> {
+  const { manager } = dataSource;
+  // An ingestion of the same text that was ahead in the queue may have stored it; one that failed may have left it.
+  const stored = await findDocumentByHash(manager, fields.companyId, fields.contentHash);
+  if (stored) return { document: stored, created: false };
+  for (const id of await unfinishedDocuments(manager, fields)) await removeDocument(dataSource, id);
+
+  const document = await dataSource.transaction(async (transaction) => {
+    const inserted = await insertDocument(transaction, fields);
+    await setIngesting(transaction, inserted.id, true);
+    return inserted;
+  });
+  try {
+    for (let start = 0; start < chunks.length; start += CHUNKS_PER_TRANSACTION) {
+      const batch = chunks.slice(start, start + CHUNKS_PER_TRANSACTION);
+      const vectors = await embed(embedder, batch);
+      await giveWayToRequests(manager);
+      await dataSource.transaction((transaction) => storeChunks(transaction, document, batch, start, embedder, vectors));
+    }
+    await setIngesting(manager, document.id, false);
+    return { document, created: true };
+  } catch (error) {
+    await removeDocument(dataSource, document.id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Removes a document that was not completely stored, in bounded transactions like those that stored it. */
+async function removeDocument(dataSource: DataSource, documentId: number): Promise<void> {
+  const { manager } = dataSource;
+  for (;;) {
+    await giveWayToRequests(manager);
+    if ((await deleteSomeChunks(manager, documentId, CHUNKS_PER_TRANSACTION * 4)) === 0) break;
+  }
+  await deleteDocument(manager, documentId);
+}
+
+/** Removes what interrupted ingestions left (a crash while a document was stored in several transactions); returns how many. */
+export async function removeUnfinishedDocuments(dataSource: DataSource): Promise<number> {
+  const unfinished = await unfinishedDocuments(dataSource.manager);
+  for (const id of unfinished) await removeDocument(dataSource, id);
+  return unfinished.length;
 }
 
 /**

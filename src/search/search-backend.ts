@@ -5,7 +5,8 @@ import { CorpusModel } from './corpus-model';
 import { DEFAULT_LSA_OPTIONS } from './lsa';
 import type { Embedder } from './embedder';
 import { backfillEmbeddings, ProviderModel, type EmbeddingModels } from './embedding-models';
-import { indexStoredChunks, type SearchBackend } from './ingestion.service';
+import { indexStoredChunks, removeUnfinishedDocuments, type SearchBackend } from './ingestion.service';
+import { OneAtATime } from '../shared/one-at-a-time';
 import { OpenAIEmbedder } from './openai-embedder';
 import { warmSearchIndex } from './search-warmup.repository';
 import { ensureModelIndex, supportsIterativeScan } from './vector-schema';
@@ -47,6 +48,8 @@ export async function prepareSearch(
   logger: Logger,
   { backgroundRefit = true }: { backgroundRefit?: boolean } = {},
 ): Promise<SearchBackend> {
+  const removed = await removeUnfinishedDocuments(database.dataSource);
+  if (removed > 0) logger.warn('removed documents whose ingestion was interrupted', { documents: removed });
   const indexed = await withStartupLock(database, (runner) => indexStoredChunks(runner.manager));
   if (indexed > 0) logger.info('indexed stored chunks for BM25 search', { chunks: indexed });
   const provider = await createProviderEmbedder(config);
@@ -70,5 +73,6 @@ export async function prepareSearch(
     models,
     vectorAvailable: database.vectorAvailable,
     iterativeScan: supportsIterativeScan(database.vectorVersion),
+    ingestionTurns: database.kind === 'embedded' ? new OneAtATime() : undefined,
   };
 }

@@ -160,13 +160,13 @@ export function nearestChunks(
 
 export type HitRow = Omit<SearchHit, 'score' | 'textRank' | 'vectorRank'>;
 
-/** What a hit shows for each chunk id (chunks removed meanwhile are missing from the map). */
+/** What a hit shows for each chunk id (chunks removed meanwhile, or of a document still being stored, are missing from the map). */
 export async function hitRows(manager: EntityManager, ids: number[]): Promise<Map<number, HitRow>> {
   const rows: HitRow[] = await manager.query(
     `SELECT c.id AS "chunkId", c.content, c.document_id AS "documentId", c.company_id AS "companyId", co.ticker,
             d.title, d.doc_type AS "docType", d.period, c.section
        FROM document_chunks c JOIN documents d ON d.id = c.document_id JOIN companies co ON co.id = c.company_id
-      WHERE c.id = ANY($1::int[])`,
+      WHERE c.id = ANY($1::int[]) AND NOT d.ingesting`,
     [ids],
   );
   return new Map(rows.map((row) => [row.chunkId, row]));

@@ -56,9 +56,24 @@ export function contentWords(text: string): string[] {
 // Amounts and page numbers say nothing about the topic of a passage; years do.
 const isTopicWord = (word: string) => !/^\d+$/.test(word) || /^(19|20)\d\d$/.test(word);
 
+/** Longest word indexed: longer than the ordinary words of any language, shorter than the index's column (100). */
+export const MAX_TERM_LENGTH = 64;
+/** Longest run of letters mixed with digits indexed: codes people search for (an ISIN has 12, an LEI 20) fit. */
+export const MAX_CODE_LENGTH = 20;
+
+/**
+ * Whether a word is worth a search term. Machine strings are not: a hex digest, a base64 blob or a key is a long
+ * run of letters mixed with digits, or longer than any word, and nobody types it into a search box. Such words are
+ * left out of the index and out of queries alike; the text itself is stored and shown in full.
+ */
+export function isSearchableWord(word: string): boolean {
+  if (word.length > MAX_TERM_LENGTH) return false;
+  return word.length <= MAX_CODE_LENGTH || !/\d/.test(word) || !/\p{L}/u.test(word);
+}
+
 /** Terms of a text in order, with repeats. */
 export function termsOf(text: string): string[] {
-  return contentWords(text).map(stem).filter(isTopicWord);
+  return contentWords(text).filter(isSearchableWord).map(stem).filter(isTopicWord);
 }
 
 /**

@@ -1,4 +1,7 @@
 import { badUserInput } from '../shared/errors';
+import { PERIOD_FORMS } from '../operations/period-forms';
+
+export { PERIOD_FORMS };
 
 /**
  * Fiscal periods. `FY<year>` is the fiscal year named by the calendar year in which it ends; `Q<n>-<year>` is
@@ -24,9 +27,6 @@ export const TTM_LABEL = 'TTM';
 
 export const MIN_FISCAL_YEAR = 1900;
 export const MAX_FISCAL_YEAR = 2200;
-
-export const PERIOD_FORMS =
-  'Q<1-4>-<yyyy> (e.g. Q2-2024), FY<yyyy> (e.g. FY2024), "latest" (newest quarter), "latest-fy" (newest fiscal year) or "ttm" (trailing twelve months: the last four quarters)';
 
 const QUARTER_PATTERN = /^Q([1-4])-(\d{4})$/;
 const ANNUAL_PATTERN = /^FY(\d{4})$/;

@@ -1,4 +1,5 @@
-import { parsePeriodRequest, previousPeriod, samePeriodLastYear, parseExactPeriod, PERIOD_FORMS, type FiscalPeriod } from './fiscal-period';
+import { parsePeriodRequest, previousPeriod, samePeriodLastYear, parseExactPeriod, type FiscalPeriod } from './fiscal-period';
+import { POINT_PERIOD_FORMS } from '../operations/period-forms';
 import { AppError } from '../shared/errors';
 import { trailingBalance, trailingFlows } from './trailing';
 import { newestPeriod, type StatementKind, type StatementLoaders } from './statement.loaders';
@@ -25,7 +26,7 @@ export async function resolvePeriod(
   kind?: StatementKind,
 ): Promise<FiscalPeriod | null> {
   const request = parsePeriodRequest(periodArgument);
-  if (request.kind === 'ttm') throw new AppError('BAD_USER_INPUT', `"ttm" is accepted by statements and ratios only; use ${PERIOD_FORMS.replace(/,? or "ttm".*$/, '')}`);
+  if (request.kind === 'ttm') throw new AppError('BAD_USER_INPUT', `"ttm" is accepted by statements and ratios only; use ${POINT_PERIOD_FORMS}`);
   if (request.kind === 'exact') return request.period;
   const newest = newestPeriod(await loaders.periodsOfType.load({ companyId, type: request.type }), request.type, kind);
   return newest ? parseExactPeriod(newest.period) : null;

@@ -509,7 +509,7 @@ class IngestDocumentRequest:
     content: str
     format: Optional[Literal["text", "markdown", "html"]] = None
     period: Optional[str] = None
-    """Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)"""
+    """The fiscal period the document covers: Q<1-4>-<yyyy> or FY<yyyy>"""
     published_at: Optional[str] = None
     source_url: Optional[str] = None
     section: Optional[str] = None
@@ -587,7 +587,7 @@ class Summary:
 class SummarizeRequest:
     company_id: int
     period: Optional[str] = None
-    """Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)"""
+    """Q<1-4>-<yyyy> (e.g. Q2-2024), FY<yyyy> (e.g. FY2024), "latest" (newest quarter, the default) or "latest-fy" (newest fiscal year)"""
     summary_type: Optional[Literal["overview", "profitability", "balance_sheet", "cash_flow", "risks"]] = None
 
 
@@ -631,7 +631,7 @@ class Comparison:
 class CompareRequest:
     company_ids: List[int]
     period: Optional[str] = None
-    """Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)"""
+    """Q<1-4>-<yyyy> (e.g. Q2-2024), FY<yyyy> (e.g. FY2024), "latest" (newest quarter, the default) or "latest-fy" (newest fiscal year)"""
     metrics: Optional[List[Literal["revenue", "revenue_change", "gross_profit", "operating_income", "operating_income_change", "net_income", "net_income_change", "ebitda", "eps_diluted", "research_and_development", "cash_and_equivalents", "total_assets", "total_liabilities", "total_equity", "total_debt", "operating_cash_flow", "operating_cash_flow_change", "capital_expenditure", "free_cash_flow", "free_cash_flow_change", "dividends_paid", "share_repurchases", "gross_margin", "gross_margin_change", "operating_margin", "operating_margin_change", "net_margin", "net_margin_change", "return_on_equity", "free_cash_flow_margin", "current_ratio", "debt_to_equity", "interest_coverage", "net_debt_to_ebitda"]]] = None
     """Measures to compare (default: revenue, growth, margins, free cash flow, leverage, liquidity, return on equity)"""
 

@@ -911,11 +911,9 @@ export interface components {
             /** @enum {unknown} */
             format?: "text" | "markdown" | "html";
             /**
-             * @description Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)
+             * @description The fiscal period the document covers: Q<1-4>-<yyyy> or FY<yyyy>
              * @example FY2024
              * @example Q3-2026
-             * @example latest
-             * @example ttm
              */
             period?: string;
             /** Format: date */
@@ -987,11 +985,10 @@ export interface components {
         SummarizeRequest: {
             company_id: number;
             /**
-             * @description Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)
+             * @description Q<1-4>-<yyyy> (e.g. Q2-2024), FY<yyyy> (e.g. FY2024), "latest" (newest quarter, the default) or "latest-fy" (newest fiscal year)
              * @example FY2024
              * @example Q3-2026
              * @example latest
-             * @example ttm
              */
             period?: string;
             /** @enum {unknown} */
@@ -1030,11 +1027,10 @@ export interface components {
         CompareRequest: {
             company_ids: number[];
             /**
-             * @description Q<1-4>-<yyyy>, FY<yyyy>, latest (newest quarter, the default), latest-fy or ttm (trailing twelve months: the last four quarters summed, the newest balance sheet; 404 naming the missing quarter when one is missing)
+             * @description Q<1-4>-<yyyy> (e.g. Q2-2024), FY<yyyy> (e.g. FY2024), "latest" (newest quarter, the default) or "latest-fy" (newest fiscal year)
              * @example FY2024
              * @example Q3-2026
              * @example latest
-             * @example ttm
              */
             period?: string;
             /** @description Measures to compare (default: revenue, growth, margins, free cash flow, leverage, liquidity, return on equity) */
