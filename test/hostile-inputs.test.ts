@@ -50,6 +50,8 @@ const aliases = (count: number) => `{ ${Array.from({ length: count }, (_, i) => 
 const deepIntrospection = (depth: number) => `{ __schema { types { fields { type ${'{ ofType '.repeat(depth)}{ name }${' }'.repeat(depth)} } } } }`;
 
 const CASES: Array<[string, () => Promise<Answer>, number]> = [
+  // An explicit null where the argument is non-null with a default: graphql-js refuses it while executing.
+  ['GraphQL: an explicit null for an argument with a default', () => gql('query($limit: Int) { companies(limit: $limit) { total } }', { limit: null }), 400],
   // Query strings
   ['limit is not a number', () => get('/v1/companies?limit=ten'), 400],
   ['limit is negative', () => get('/v1/companies?limit=-5'), 400],
