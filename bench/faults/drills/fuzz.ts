@@ -4,10 +4,9 @@
  * wrongly typed bodies, truncated documents, unknown operation names, wrong variables), as admin, anonymous and with
  * a bad key. Target: 0 × 5xx. The generator is seeded, so a run can be repeated exactly (FUZZ_SEED, FUZZ_REQUESTS).
  */
-import { Teardown } from '../../bench-support';
 import { ROUTE_DECLARATIONS, type RestDeclaration } from '../../../src/operations/catalog';
 import { AnswerTally, type DrillResult } from '../drill';
-import { freshEmbeddedDatabase, startDrillService } from '../service';
+import { freshEmbeddedDatabase, withTeardown, startDrillService } from '../service';
 
 export const name = 'fuzz';
 
@@ -91,12 +90,11 @@ function graphqlRequest(random: ReturnType<typeof generator>, headers: Record<st
 }
 
 export async function run(): Promise<DrillResult> {
-  const teardown = new Teardown();
   const tally = new AnswerTally();
   const notes: string[] = [];
   let crashes = 0;
   const seed = Number(process.env.FUZZ_SEED ?? 33);
-  try {
+  await withTeardown(notes, async (teardown) => {
     const service = await startDrillService(freshEmbeddedDatabase(teardown));
     teardown.add('service', () => service.stop());
     const random = generator(seed);
@@ -127,9 +125,6 @@ export async function run(): Promise<DrillResult> {
     crashes = service.exited() ? 1 : 0;
     notes.push(`seed ${seed}, ${kept.length} requests; statuses ${[...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' ')}`);
     notes.push(...tally.defects.map((defect) => `defect: ${defect}`));
-  } finally {
-    const failures = await teardown.runAll();
-    if (failures.length > 0) notes.push(`teardown: ${failures.join('; ')}`);
-  }
+  });
   return { ...tally.counts(), crashes, lostWrites: 0, recoveryMs: [], notes };
 }

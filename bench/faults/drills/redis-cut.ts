@@ -4,10 +4,9 @@
  * change, and share the budget again once Redis is back. Counts AI requests let through past the budget.
  */
 import { randomBytes } from 'node:crypto';
-import { Teardown } from '../../bench-support';
 import { startTcpProxy } from '../../../test/helpers/tcp-proxy';
 import { AnswerTally, type DrillResult } from '../drill';
-import { freshEmbeddedDatabase, sleep, startDrillService, type DrillService } from '../service';
+import { freshEmbeddedDatabase, withTeardown, sleep, startDrillService, type DrillService } from '../service';
 
 export const name = 'redis-cut';
 
@@ -49,13 +48,12 @@ async function aiBurst(instance: Instance, address: string, tally: AnswerTally):
 }
 
 export async function run(): Promise<DrillResult> {
-  const teardown = new Teardown();
   const tally = new AnswerTally();
   const missed: string[] = [];
   const notes: string[] = [];
   const recoveryMs: number[] = [];
   let crashes = 0;
-  try {
+  await withTeardown(notes, async (teardown) => {
     const proxy = await startTcpProxy(REDIS.hostname, Number(REDIS.port || 6379));
     teardown.add('redis proxy', () => proxy.close());
     const instances: Instance[] = [];
@@ -104,9 +102,6 @@ export async function run(): Promise<DrillResult> {
     notes.push(`Redis back: ${sharedAgain} of ${2 * CONCURRENT} let through on two instances (shared budget ${AI_BUDGET})`);
     if (sharedAgain > AI_BUDGET) missed.push(`shared budget exceeded after Redis came back: ${sharedAgain} > ${AI_BUDGET}`);
     crashes = instances.filter((instance) => instance.service.exited()).length;
-  } finally {
-    const failures = await teardown.runAll();
-    if (failures.length > 0) notes.push(`teardown: ${failures.join('; ')}`);
-  }
+  });
   return { ...tally.counts(), crashes, lostWrites: 0, recoveryMs, notes, missedTargets: missed };
 }

@@ -3,11 +3,10 @@
  * stream must end by telling its client (a `done` event, or an `error` event SHUTTING_DOWN at the shutdown deadline),
  * never be cut without a word; the process must exit 0 within the deadline plus a moment.
  */
-import { Teardown } from '../../bench-support';
 import { parseSseStream } from '../../../src/shared/sse';
 import { startFakeOpenAI } from '../../../test/helpers/fake-openai';
 import { AnswerTally, type DrillResult } from '../drill';
-import { freshEmbeddedDatabase, startDrillService } from '../service';
+import { freshEmbeddedDatabase, withTeardown, startDrillService } from '../service';
 
 export const name = 'sigterm-streams';
 
@@ -19,12 +18,11 @@ const EXIT_SLACK_MS = 5_000;
 type Ending = 'done' | 'told' | 'cut';
 
 export async function run(): Promise<DrillResult> {
-  const teardown = new Teardown();
   const tally = new AnswerTally();
   const missed: string[] = [];
   const notes: string[] = [];
   let crashes = 0;
-  try {
+  await withTeardown(notes, async (teardown) => {
     const provider = await startFakeOpenAI();
     teardown.add('fake provider', () => provider.close());
     provider.chatBehaviour = 'slow';
@@ -73,9 +71,6 @@ export async function run(): Promise<DrillResult> {
       missed.push(`exit code ${code}`);
     }
     if (exitMs > SHUTDOWN_TIMEOUT_MS + EXIT_SLACK_MS) missed.push(`exit took ${(exitMs / 1000).toFixed(1)} s`);
-  } finally {
-    const failures = await teardown.runAll();
-    if (failures.length > 0) notes.push(`teardown: ${failures.join('; ')}`);
-  }
+  });
   return { ...tally.counts(), crashes, lostWrites: 0, recoveryMs: [], notes, missedTargets: missed };
 }

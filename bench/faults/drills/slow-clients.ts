@@ -4,9 +4,8 @@
  * while ordinary readers keep being served all along.
  */
 import net from 'node:net';
-import { Teardown } from '../../bench-support';
 import { AnswerTally, type DrillResult } from '../drill';
-import { freshEmbeddedDatabase, sleep, startDrillService, type DrillService } from '../service';
+import { freshEmbeddedDatabase, withTeardown, sleep, startDrillService, type DrillService } from '../service';
 
 export const name = 'slow-clients';
 
@@ -63,12 +62,11 @@ function judge(label: string, outcomes: SlowOutcome[], timeoutMs: number, missed
 }
 
 export async function run(): Promise<DrillResult> {
-  const teardown = new Teardown();
   const tally = new AnswerTally();
   const missed: string[] = [];
   const notes: string[] = [];
   let crashes = 0;
-  try {
+  await withTeardown(notes, async (teardown) => {
     const service = await startDrillService(freshEmbeddedDatabase(teardown));
     teardown.add('service', () => service.stop());
     let done = false;
@@ -84,9 +82,6 @@ export async function run(): Promise<DrillResult> {
     notes.push(`a reader was served ${served} times meanwhile`);
     if (served === 0) missed.push('no reader was served while the slow clients held their connections');
     crashes = service.exited() ? 1 : 0;
-  } finally {
-    const failures = await teardown.runAll();
-    if (failures.length > 0) notes.push(`teardown: ${failures.join('; ')}`);
-  }
+  });
   return { ...tally.counts(), crashes, lostWrites: 0, recoveryMs: [], notes, missedTargets: missed };
 }
