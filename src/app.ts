@@ -174,7 +174,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     };
     if (config.seedDemoData) {
       // One fit for the whole demo corpus, not one per document.
-      const documents = await services.search.models.bulk(() => seedDemoDocuments(services.search));
+      const documents = await services.search.models.bulk(() => seedDemoDocuments(services.search), (added) => added > 0);
       if (documents > 0) logger.info('seeded demo documents', { documents, model: (await services.search.models.current())?.model ?? null });
     }
     // After migrations and seeding (bulk writes) the planner needs statistics; the embedded database never gathers them itself.

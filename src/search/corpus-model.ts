@@ -145,7 +145,12 @@ export class CorpusModel implements EmbeddingModels {
       });
   }
 
-  async bulk<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a bulk load without a refit per document, then refits once if the corpus outgrew the model. `stored` says
+   * whether the load stored anything: when it did not (the demo seed of a database that has documents), a refit under
+   * way stays in the background, where it belongs; waiting for it made a start-up after large ingestions take a minute.
+   */
+  async bulk<T>(work: () => Promise<T>, stored: (result: T) => boolean = () => true): Promise<T> {
     this.bulkLoads += 1;
     let result: T;
     try {
@@ -153,8 +158,8 @@ export class CorpusModel implements EmbeddingModels {
     } finally {
       this.bulkLoads -= 1;
     }
+    if (!stored(result)) return result;
     // A refit already under way may have read the corpus before this load: let it end, then look again.
-    await this.refit?.catch(() => undefined);
     await this.refitIfStale();
     return result;
   }

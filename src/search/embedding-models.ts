@@ -24,8 +24,11 @@ export interface EmbeddingModels {
   documentsAdded(): void;
   /** Brings the model up to date with the stored corpus now; true when it changed. */
   refitIfStale(): Promise<boolean>;
-  /** Runs a bulk load without refitting after every document, then refits once if the corpus outgrew the model. */
-  bulk<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a bulk load without refitting after every document, then refits once if the corpus outgrew the model;
+   * not when `stored` says the load stored nothing.
+   */
+  bulk<T>(work: () => Promise<T>, stored?: (result: T) => boolean): Promise<T>;
   /** Stops background work; the database can be closed afterwards. */
   close(): Promise<void>;
 }
