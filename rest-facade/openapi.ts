@@ -165,6 +165,7 @@ const ERRORS: Record<string, string> = {
   403: 'Role too low, or a cookie-authenticated write without the CSRF header (FORBIDDEN)',
   404: 'Unknown company, period, conversation or route (NOT_FOUND)',
   405: 'Method not allowed (METHOD_NOT_ALLOWED), with an Allow header',
+  408: 'Headers not received within 20 s, or the whole request within 60 s (REQUEST_TIMEOUT); the connection is closed',
   413: 'Body too large (PAYLOAD_TOO_LARGE)',
   414: 'URL longer than 8,192 characters (URI_TOO_LONG)',
   415: 'Content-Type is not application/json (UNSUPPORTED_MEDIA_TYPE)',
@@ -264,9 +265,9 @@ export function buildOpenApi(schema: GraphQLSchema, routes: Array<{ route: RestR
     }
     const { role, rateClass } = route.declaration;
     const open = role === 'viewer' && publicReads;
-    // Every status a route can answer: a bad key is a 401 even where no key is needed; 414 and 431 come from the
-    // HTTP layer (URL and headers too long), 503 when the database is away, 429 on every route.
-    const failures = [400, 401, 404, 405, 414, 429, 431, 500, 503];
+    // Every status a route can answer: a bad key is a 401 even where no key is needed; 408, 414 and 431 come from the
+    // HTTP layer (a slow client, URL and headers too long), 503 when the database is away, 429 on every route.
+    const failures = [400, 401, 404, 405, 408, 414, 429, 431, 500, 503];
     // 403: a role too low, or a cookie-authenticated POST without the CSRF header.
     if (!open || route.method === 'POST') failures.push(403);
     if (route.method === 'POST') failures.push(413, 415);

@@ -93,6 +93,15 @@ function fromText(schema: JsonSchema | undefined, raw: string): unknown {
   return text;
 }
 
+/**
+ * A path parameter's text: an integer only when written canonically (`1`, never `01`, ` 1`, `1 ` or `+1`), so that
+ * one resource has one path; other text stays text and is refused as not an integer.
+ */
+function fromPathText(schema: JsonSchema | undefined, raw: string): unknown {
+  if (schema?.type === 'integer') return /^(0|-?[1-9]\d{0,9})$/.test(raw) ? Number(raw) : raw;
+  return fromText(schema, raw);
+}
+
 const got = (value: unknown) => JSON.stringify(value)?.slice(0, 80);
 
 /** What a value of a schema is, in words: "an integer", "an array of strings". */
@@ -232,7 +241,7 @@ export class RestInput {
       if (value !== undefined) input[name] = value;
     }
     if (this.hasBody) Object.assign(input, this.bodyFields(body));
-    for (const name of this.pathNames) input[name] = fromText(this.schema.properties[name], path[name]);
+    for (const name of this.pathNames) input[name] = fromPathText(this.schema.properties[name], path[name]);
     const canonical = canonicalEnums(this.schema, input) as Json;
     if (!this.validate(canonical)) {
       const error = this.validate.errors![0];

@@ -18,7 +18,7 @@ const send = (headers: Record<string, string>, path: string, init: RequestInit =
   requestAs(null, path, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } }, baseUrl);
 
 /** A token signed with the test secret unless told otherwise, valid unless a claim is overridden. */
-async function forgeToken(keyId: number, overrides: { secret?: string; issuer?: string; audience?: string; expiresIn?: string | number; role?: string } = {}) {
+async function forgeToken(keyId: number | string, overrides: { secret?: string; issuer?: string; audience?: string; expiresIn?: string | number; role?: string } = {}) {
   return new SignJWT({ role: overrides.role ?? 'admin' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(keyId))
@@ -173,6 +173,11 @@ describe('access: API keys, tokens, sessions and roles', function () {
         otherIssuer: await forgeToken(adminId, { issuer: 'someone-else' }),
         otherAudience: await forgeToken(adminId, { audience: 'another-api' }),
         unknownKey: await forgeToken(987654),
+        // Signed right, but the key id is not written as ids are: it must not name key adminId.
+        hexSubject: await forgeToken(`0x${Number(adminId).toString(16)}`),
+        spacedSubject: await forgeToken(` ${adminId}`),
+        zeroPaddedSubject: await forgeToken(`0${adminId}`),
+        fractionSubject: await forgeToken(`${adminId}.0`),
         algNone: `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ sub: String(adminId), role: 'admin', iss: 'financial-insights-service', aud: 'fis-api', exp: 9999999999 })}.`,
         garbage: 'not.a.token',
       };

@@ -79,6 +79,12 @@ describe('REST /v1/companies', () => {
       ['/v1/companies/1.5', 400, /id/],
       ['/v1/companies/-3', 400, /id/],
       ['/v1/companies/0', 400, /id must be a positive integer, got "0"/],
+      // Only the canonical spelling names a row: these are not company 1.
+      ['/v1/companies/01', 400, /id must be a positive integer, got "01"/],
+      ['/v1/companies/+1', 400, /id must be a positive integer, got "\+1"/],
+      ['/v1/companies/%201', 400, /id must be a positive integer, got " 1"/],
+      ['/v1/companies/%091', 400, /id must be a positive integer, got "\t1"/],
+      ['/v1/companies/1%20', 400, /id must be a positive integer, got "1 "/],
       ['/v1/companies/99999999999', 400, /id/],
       ['/v1/companies/%E0%A4%A', 400, /percent-encoding/],
       ['/v1/companies/999999', 404, /No company with id 999999/],
@@ -92,7 +98,7 @@ describe('REST /v1/companies', () => {
         expect(response.status).to.equal(status);
         expect(response.headers.get('content-type')).to.match(/application\/json/);
         expect(response.body.success).to.equal(false);
-        const expectedCode = status === 404 ? 'NOT_FOUND' : path.includes('%') ? 'BAD_REQUEST' : 'BAD_USER_INPUT';
+        const expectedCode = status === 404 ? 'NOT_FOUND' : path.includes('%E0') ? 'BAD_REQUEST' : 'BAD_USER_INPUT';
         expect(response.body.error.code).to.equal(expectedCode);
         expect(response.body.error.message).to.match(message);
       });

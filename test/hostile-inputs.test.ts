@@ -50,6 +50,13 @@ const aliases = (count: number) => `{ ${Array.from({ length: count }, (_, i) => 
 const deepIntrospection = (depth: number) => `{ __schema { types { fields { type ${'{ ofType '.repeat(depth)}{ name }${' }'.repeat(depth)} } } } }`;
 
 const CASES: Array<[string, () => Promise<Answer>, number]> = [
+  // An explicit null where the argument is non-null with a default: graphql-js refuses it while executing.
+  ['GraphQL: an explicit null for an argument with a default', () => gql('query($limit: Int) { companies(limit: $limit) { total } }', { limit: null }), 400],
+  // The third time the same document runs compiled (graphql-jit): the same answer.
+  ['GraphQL: the same null a third time', async () => {
+    for (let i = 0; i < 2; i++) await gql('query Twice($limit: Int) { companies(limit: $limit) { total } }', { limit: null });
+    return gql('query Twice($limit: Int) { companies(limit: $limit) { total } }', { limit: null });
+  }, 400],
   // Query strings
   ['limit is not a number', () => get('/v1/companies?limit=ten'), 400],
   ['limit is negative', () => get('/v1/companies?limit=-5'), 400],

@@ -1,5 +1,9 @@
 /** A service under drill: the real `node dist/src/main.js` in its own process, so a crash is seen, not suffered. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { generateKey } from '../../src/auth/api-keys';
+import { Teardown } from '../bench-support';
 import { startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process';
 
 /** Rate limits out of the way: a drill measures faults, not the limiter. */
@@ -58,5 +62,23 @@ export async function untilServing(service: DrillService, route: string, since: 
     if (answer?.status === 200) return elapsed;
     if (elapsed > giveUpMs) return null;
     await sleep(20);
+  }
+}
+
+/** The environment of a service on its own fresh embedded database, whose folder the teardown removes. */
+export function freshEmbeddedDatabase(teardown: Teardown): Record<string, string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-faults-'));
+  teardown.add('remove data dir', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return { DATA_DIR: dataDir, DATABASE_URL: '' };
+}
+
+/** Runs a drill's `work` with a teardown that always runs after it; what could not be shut down goes to `notes`. */
+export async function withTeardown<T>(notes: string[], work: (teardown: Teardown) => Promise<T>): Promise<T> {
+  const teardown = new Teardown();
+  try {
+    return await work(teardown);
+  } finally {
+    const failures = await teardown.runAll();
+    if (failures.length > 0) notes.push(`teardown: ${failures.join('; ')}`);
   }
 }

@@ -11,6 +11,7 @@ export interface TokenSettings {
 
 /** The one algorithm tokens are signed and accepted with: "none" or any other is refused. */
 const ALGORITHM = 'HS256';
+const INT32_MAX = 2_147_483_647;
 
 export async function issueToken(settings: TokenSettings, keyId: number, role: Role): Promise<string> {
   return new SignJWT({ role })
@@ -32,9 +33,10 @@ export async function verifyToken(settings: TokenSettings, token: string): Promi
       audience: settings.audience,
       requiredClaims: ['exp', 'sub'],
     });
+    // The key id as this service writes it (`5`, never `05`, ` 5` or `0x5`), or the token is not one of ours.
+    if (typeof payload.sub !== 'string' || !/^[1-9]\d{0,9}$/.test(payload.sub) || !isRole(payload.role)) return null;
     const keyId = Number(payload.sub);
-    if (!Number.isInteger(keyId) || !isRole(payload.role)) return null;
-    return { keyId, role: payload.role };
+    return keyId <= INT32_MAX ? { keyId, role: payload.role } : null;
   } catch {
     return null;
   }

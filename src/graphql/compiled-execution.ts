@@ -84,6 +84,9 @@ function isPromise<T>(value: Promise<T> | T): value is Promise<T> {
  * (Apollo reads `extensions.code` of every error): each becomes the error graphql-js would have made, with the same
  * message, locations, path and original error.
  */
+/** The engine's refusal of an argument value (an explicit null for a non-null argument with a default). */
+const ARGUMENT_REFUSAL = /^Argument "[^"]+" (of non-null type "[^"]+" must not be null|has invalid value)/;
+
 function withGraphQLJsErrors(result: ExecutionResult, document: DocumentNode): ExecutionResult {
   if (!result.errors) return result;
   const source = document.loc?.source;
@@ -93,7 +96,9 @@ function withGraphQLJsErrors(result: ExecutionResult, document: DocumentNode): E
         source,
         positions: source ? error.locations?.map((location) => positionIn(source.body, location)) : undefined,
         path: error.path,
-        originalError: error.originalError,
+        // graphql-js carries its own refusal of an argument value as a GraphQLError in originalError, which marks it
+        // as the caller's doing (see errors.ts); graphql-jit gives none, so it is made the same way here.
+        originalError: error.originalError ?? (ARGUMENT_REFUSAL.test(error.message) ? new GraphQLError(error.message) : undefined),
       }),
   );
   return { ...result, errors };

@@ -16,6 +16,9 @@ export function appErrorOf(error: unknown, logger: Logger, what = 'graphql opera
   const code = error.extensions?.code;
   if (isErrorCode(code) && code !== 'INTERNAL_SERVER_ERROR') return new AppError(code, error.message, error.extensions.details);
   if (error.path === undefined) return new AppError('BAD_USER_INPUT', error.message);
+  // graphql-js's own refusal of an argument value while executing (an explicit null for a non-null argument that has a
+  // default): the caller's input too, though it has a path.
+  if (error.originalError instanceof GraphQLError && error.originalError.originalError == null) return new AppError('BAD_USER_INPUT', error.message);
   return toAppError(error.originalError ?? error, logger, what, requestId);
 }
 

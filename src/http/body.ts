@@ -7,10 +7,16 @@ export async function readBody(req: IncomingMessage, maxBytes: number): Promise<
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The client hung up or timed out half-way (the server has answered it 408): its doing, not a bug to log.
+    throw new AppError('BAD_REQUEST', `The request body ended after ${size} bytes, before it was complete`);
   }
   return Buffer.concat(chunks);
 }

@@ -23,8 +23,14 @@ export interface Mount {
   alwaysOpen?: boolean;
 }
 
+/** How long a client has to send its request: the headers, and the whole request with its body (README, Limits). */
+export const HEADERS_TIMEOUT_MS = 20_000;
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 export interface HttpServerOptions {
   metrics?: Metrics;
+  /** The timeouts above, shorter in tests. */
+  timeouts?: { headersMs: number; requestMs: number };
   /** The early answer for every request while a dependency is known to be down (the database); null when it is up. */
   unavailable?: () => AppError | null;
   /**
@@ -51,7 +57,7 @@ function findMount(mounts: Mount[], pathname: string): Mount | undefined {
 export function createHttpServer(
   mounts: Mount[],
   logger: Logger,
-  { metrics, unavailable, shutdownDeadline = new AbortController() }: HttpServerOptions = {},
+  { metrics, unavailable, shutdownDeadline = new AbortController(), timeouts = { headersMs: HEADERS_TIMEOUT_MS, requestMs: REQUEST_TIMEOUT_MS } }: HttpServerOptions = {},
 ): HttpServer {
   let shuttingDown = false;
   // Responses in progress: at shutdown the ones not yet answered are told to close their connection.
@@ -59,7 +65,8 @@ export function createHttpServer(
   // Handlers still running; a client that hangs up does not stop its handler, so shutdown waits for these too.
   const handlers = new Set<Promise<void>>();
 
-  const server = http.createServer((req, res) => {
+  // Node looks for expired requests on this interval (30 s by default): a timeout fires at most this much late.
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs / 2) }, (req, res) => {
     inFlight.add(res);
     res.once('close', () => {
       inFlight.delete(res);
@@ -90,7 +97,7 @@ export function createHttpServer(
     });
     try {
       if ((req.url ?? '').length > MAX_URL_LENGTH) throw new AppError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters`);
-      const url = new URL(req.url ?? '/', 'http://service.invalid');
+      const url = parseUrl(req.url ?? '/');
       mount = findMount(mounts, url.pathname);
       if (!mount) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
       const early = mount.alwaysOpen ? null : unavailable?.();
@@ -109,14 +116,21 @@ export function createHttpServer(
     }
   }
   // Slow or stuck clients must not hold connections forever.
-  server.headersTimeout = 20_000;
-  server.requestTimeout = 60_000;
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
   server.keepAliveTimeout = 5_000;
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return;
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ success: false, error: { code: 'BAD_REQUEST', message: `Malformed HTTP request: ${error.code ?? error.message}` } });
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    // As Node itself does: answer only while no response of this connection has begun, or the client reads garbage.
+    const current = [...inFlight].find((res) => res.socket === socket);
+    if (!socket.writable || current?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { status, code, message } = clientErrorAnswer(error, timeouts);
+    const body = JSON.stringify({ success: false, error: { code, message } });
+    // A HEAD is answered without a body, even when its request line could not be parsed.
+    const head = current?.req.method === 'HEAD' || error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? '' : body}`);
   });
 
   return {
@@ -147,6 +161,40 @@ export function createHttpServer(
       return Promise.race([drained, deadline]).then(() => clearTimeout(timer));
     },
   };
+}
+
+/** The request target as a URL; an absolute-form target that is no URL (`http://[bad/`) is the client's error. */
+function parseUrl(target: string): URL {
+  try {
+    return new URL(target, 'http://service.invalid');
+  } catch {
+    throw new AppError('BAD_REQUEST', `Malformed request target: "${target.slice(0, 100)}"`);
+  }
+}
+
+/**
+ * The answer to a request Node's parser refused or timed out. Node counts the request line within its 16 KB header
+ * limit, so an over-long URL overflows it: when the refused bytes start a request line that runs past the URL limit
+ * without ending, the URL is what is too long (414), otherwise the headers (431).
+ */
+function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, timeouts: { headersMs: number; requestMs: number }): { status: number; code: string; message: string } {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return {
+      status: 408,
+      code: 'REQUEST_TIMEOUT',
+      message: `The request was not received in time: headers are due within ${timeouts.headersMs / 1000} s, the whole request within ${timeouts.requestMs / 1000} s`,
+    };
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const packet = error.rawPacket?.toString('latin1') ?? '';
+    const lineEnd = packet.indexOf('\r\n');
+    const requestLine = lineEnd === -1 ? packet : packet.slice(0, lineEnd);
+    if (/^[A-Z]+ /.test(requestLine) && requestLine.length > MAX_URL_LENGTH) {
+      return { status: 414, code: 'URI_TOO_LONG', message: `The URL is longer than ${MAX_URL_LENGTH} characters` };
+    }
+    return { status: 431, code: 'BAD_REQUEST', message: 'Request headers are larger than 16 KB' };
+  }
+  return { status: 400, code: 'BAD_REQUEST', message: `Malformed HTTP request: ${error.code ?? error.message}` };
 }
 
 /** Whether the request announced a body that the handler has not read (to the end). */

@@ -67,6 +67,7 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
     "OPERATION_RESOLUTION_FAILURE": InvalidRequestError,
     "PERSISTED_QUERY_NOT_SUPPORTED": InvalidRequestError,
     "METHOD_NOT_ALLOWED": InvalidRequestError,
+    "REQUEST_TIMEOUT": InvalidRequestError,
     "PAYLOAD_TOO_LARGE": InvalidRequestError,
     "URI_TOO_LONG": InvalidRequestError,
     "UNSUPPORTED_MEDIA_TYPE": InvalidRequestError,

@@ -434,7 +434,7 @@ export interface components {
          * @description The stable code of a failure (the HTTP status follows from it)
          * @enum {string}
          */
-        ErrorCode: "BAD_USER_INPUT" | "BAD_REQUEST" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "OPERATION_RESOLUTION_FAILURE" | "PERSISTED_QUERY_NOT_SUPPORTED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SHUTTING_DOWN" | "UPSTREAM_TIMEOUT" | "INTERNAL_SERVER_ERROR";
+        ErrorCode: "BAD_USER_INPUT" | "BAD_REQUEST" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "OPERATION_RESOLUTION_FAILURE" | "PERSISTED_QUERY_NOT_SUPPORTED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SHUTTING_DOWN" | "UPSTREAM_TIMEOUT" | "INTERNAL_SERVER_ERROR";
         /** @description Every failure: the one error envelope */
         Error: {
             /** @constant */
@@ -1218,6 +1218,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Headers not received within 20 s, or the whole request within 60 s (REQUEST_TIMEOUT); the connection is closed */
+        Error408: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Body too large (PAYLOAD_TOO_LARGE) */
         Error413: {
             headers: {
@@ -1346,6 +1355,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1399,6 +1409,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1473,6 +1490,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1521,6 +1539,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1602,6 +1627,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1656,6 +1682,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1737,6 +1770,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1791,6 +1825,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1872,6 +1913,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -1926,6 +1968,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2007,6 +2056,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2061,6 +2111,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2135,6 +2192,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2183,6 +2241,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2261,6 +2326,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2312,6 +2378,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2389,6 +2462,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2433,6 +2507,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2488,6 +2563,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2578,6 +2660,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2624,6 +2707,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2670,6 +2754,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2717,6 +2802,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2759,6 +2845,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2801,6 +2888,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             413: components["responses"]["Error413"];
             414: components["responses"]["Error414"];
             415: components["responses"]["Error415"];
@@ -2856,6 +2944,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2931,6 +3026,7 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -2971,6 +3067,7 @@ export interface operations {
             401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
@@ -3019,6 +3116,13 @@ export interface operations {
             };
             /** @description As GET, without a body */
             405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
