@@ -7,7 +7,8 @@ import http from 'node:http';
 import { Pool } from 'pg';
 
 /** snake_case column → the camelCase name the GraphQL schema gives it. */
-export const camelCase = (column: string) => column.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+export const camelCase = (column: string) =>
+  column.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 
 /** The statement columns the service exposes, in table order (the surrogate id is internal). */
 export async function statementColumns(pool: Pool, table: string): Promise<string[]> {
@@ -22,7 +23,12 @@ export async function statementColumns(pool: Pool, table: string): Promise<strin
 function statementJson(alias: string, columns: string[], typeOf: (column: string) => string | undefined): string {
   const pairs = columns.map((column) => {
     const type = typeOf(column);
-    const value = type === 'numeric' ? `${alias}.${column}::float8` : type === 'date' ? `to_char(${alias}.${column}, 'YYYY-MM-DD')` : `${alias}.${column}`;
+    const value =
+      type === 'numeric'
+        ? `${alias}.${column}::float8`
+        : type === 'date'
+          ? `to_char(${alias}.${column}, 'YYYY-MM-DD')`
+          : `${alias}.${column}`;
     return `'${camelCase(column)}', ${value}`;
   });
   return `json_build_object(${pairs.join(', ')})`;
@@ -35,7 +41,10 @@ const NESTED_FIELDS = {
 };
 
 /** The SQL of each route: $1 (and $2) from the query string, one row with one column, the answer's JSON text. */
-function routes(incomeColumns: string[], types: Map<string, string>): Record<string, { sql: string; params: (url: URL) => unknown[] }> {
+function routes(
+  incomeColumns: string[],
+  types: Map<string, string>,
+): Record<string, { sql: string; params: (url: URL) => unknown[] }> {
   // The nested page asks for amounts only.
   const statement = (table: string, alias: string, fields: string[]) =>
     `(SELECT ${statementJson(alias, fields, () => 'numeric')} FROM ${table} ${alias} WHERE ${alias}.company_id = c.id AND ${alias}.period = p.period)`;
@@ -78,7 +87,10 @@ function routes(incomeColumns: string[], types: Map<string, string>): Record<str
 }
 
 /** Starts the bare server on a free loopback port. */
-export async function startBareServer(databaseUrl: string, poolSize: number): Promise<{ server: http.Server; pool: Pool }> {
+export async function startBareServer(
+  databaseUrl: string,
+  poolSize: number,
+): Promise<{ server: http.Server; pool: Pool }> {
   const pool = new Pool({ connectionString: databaseUrl, max: poolSize });
   pool.on('error', () => undefined); // an idle connection dropped at teardown; a query on it fails by itself
   const { rows } = await pool.query<{ column_name: string; data_type: string }>(

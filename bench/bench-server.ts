@@ -26,7 +26,8 @@ export interface ServerUsage {
   inFlight: number;
 }
 
-export type ServerMessage = { type: 'ready'; url: string } | { type: 'usage'; usage: ServerUsage } | { type: 'failed'; message: string };
+export type ServerMessage =
+  { type: 'ready'; url: string } | { type: 'usage'; usage: ServerUsage } | { type: 'failed'; message: string };
 
 /** Counts answered and in-flight requests on every server alike. */
 function countRequests(server: http.Server): { answered: () => number; inFlight: () => number } {
@@ -42,7 +43,11 @@ function countRequests(server: http.Server): { answered: () => number; inFlight:
   return { answered: () => answered, inFlight: () => inFlight };
 }
 
-async function start(kind: ServerKind, databaseUrl: string, poolSize: number): Promise<{ server: http.Server; url: string; stop(): Promise<unknown> }> {
+async function start(
+  kind: ServerKind,
+  databaseUrl: string,
+  poolSize: number,
+): Promise<{ server: http.Server; url: string; stop(): Promise<unknown> }> {
   if (kind === 'service') {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-bench-service-'));
     const config = loadConfig({
@@ -58,7 +63,8 @@ async function start(kind: ServerKind, databaseUrl: string, poolSize: number): P
     const app = await startApp(config, createLogger('error'));
     return { server: app.server, url: app.url, stop: () => app.close() };
   }
-  const started = kind === 'bare' ? await startBareServer(databaseUrl, poolSize) : await startPostGraphile(databaseUrl, poolSize);
+  const started =
+    kind === 'bare' ? await startBareServer(databaseUrl, poolSize) : await startPostGraphile(databaseUrl, poolSize);
   const { port } = started.server.address() as { port: number };
   const stop = async () => {
     await new Promise((resolve) => started.server.close(resolve));
@@ -71,7 +77,11 @@ async function main(): Promise<void> {
   const kind = process.env.BENCH_SERVER as ServerKind;
   const send = (message: ServerMessage) => process.send?.(message);
   try {
-    const { server, url, stop } = await start(kind, process.env.BENCH_DATABASE_URL as string, Number(process.env.BENCH_POOL_SIZE));
+    const { server, url, stop } = await start(
+      kind,
+      process.env.BENCH_DATABASE_URL as string,
+      Number(process.env.BENCH_POOL_SIZE),
+    );
     const requests = countRequests(server);
     process.on('message', (message: { type: string }) => {
       if (message.type === 'usage') {

@@ -1,6 +1,7 @@
 /** Pieces the benchmark scripts share: ordered teardown and a throw-away database on a PostgreSQL server. */
 import crypto from 'node:crypto';
 import { Client } from 'pg';
+import { loadConfig, type AppConfig } from '../src/config/config';
 
 /** An expected failure (bad option, unexpected answer): its message alone says what went wrong. */
 export class BenchError extends Error {}
@@ -67,10 +68,14 @@ export async function createThrowawayDatabase(serverUrl: string, teardown: Teard
   try {
     await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   } catch (error) {
-    throw new BenchError(`could not create database ${name} on the DATABASE_URL server ${new URL(serverUrl).host}: ${messageOf(error)}`);
+    throw new BenchError(
+      `could not create database ${name} on the DATABASE_URL server ${new URL(serverUrl).host}: ${messageOf(error)}`,
+    );
   }
   // FORCE: a connection the service failed to close must not keep the database alive.
-  teardown.add(`drop database ${name}`, () => withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+  teardown.add(`drop database ${name}`, () =>
+    withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  );
 
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
@@ -78,6 +83,31 @@ export async function createThrowawayDatabase(serverUrl: string, teardown: Teard
     const result = await client.query<{ server_version: string }>('SHOW server_version');
     return result.rows[0].server_version;
   });
-  return { kind: 'postgresql', description: `PostgreSQL ${version} at ${url.host} (database ${name})`, url: url.toString(), poolSize: 10 };
+  return {
+    kind: 'postgresql',
+    description: `PostgreSQL ${version} at ${url.host} (database ${name})`,
+    url: url.toString(),
+    poolSize: 10,
+  };
 }
 
+/**
+ * The service as a bench or an evaluation starts it: loopback on a free port, an embedded database in `dataDir`
+ * without demo data, no language-model endpoint, quiet logs and no rate limits; `overrides` set other variables.
+ */
+export function offlineServiceConfig(dataDir: string, overrides: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    SEED_DEMO_DATA: 'false',
+    OPENAI_API_KEY: '',
+    LOG_LEVEL: 'error',
+    RATE_LIMIT_READS: '1000000/60',
+    RATE_LIMIT_SEARCH: '1000000/60',
+    RATE_LIMIT_AI: '1000000/60',
+    ...overrides,
+  });
+}

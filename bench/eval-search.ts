@@ -23,7 +23,8 @@ import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/shared/logger';
 import { migrate, openDatabase, withStartupLock, type Database } from '../src/db/database';
 import { prepareSearch } from '../src/search/search-backend';
-import { ingestDocument, type SearchBackend } from '../src/search/ingestion.service';
+import { ingestDocument } from '../src/search/ingestion.service';
+import type { SearchBackend } from '../src/search/search-backend.types';
 import { search } from '../src/search/search.service';
 import { reciprocalRankFusion, RRF_K } from '../src/search/fusion';
 import type { SearchMode } from '../src/search/search.types';
@@ -46,7 +47,18 @@ interface Options {
 }
 
 function readOptions(argv: string[]): Options {
-  const options: Options = { folder: '', queries: null, json: false, fusionGrid: false, skipTatqa: false, skipFinancebench: false, tatqaLimit: null, quick: false, keep: null, details: null };
+  const options: Options = {
+    folder: '',
+    queries: null,
+    json: false,
+    fusionGrid: false,
+    skipTatqa: false,
+    skipFinancebench: false,
+    tatqaLimit: null,
+    quick: false,
+    keep: null,
+    details: null,
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
     if (arg === '--json') options.json = true;
@@ -61,7 +73,10 @@ function readOptions(argv: string[]): Options {
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new Error(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new Error('usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick] [--keep <dir>] [--details <file>]');
+  if (!options.folder)
+    throw new Error(
+      'usage: npm run eval:search -- <data folder> [--queries <file>] [--json] [--fusion-grid] [--skip-tatqa] [--skip-financebench] [--tatqa-limit N] [--quick] [--keep <dir>] [--details <file>]',
+    );
   return options;
 }
 
@@ -77,7 +92,12 @@ function progress(json: boolean, message: string): void {
 }
 
 /** Companies for the evaluation corpus; returns name → id. */
-async function createCompanies(database: Database, prefix: string, names: string[], sectorOf: (name: string) => string): Promise<Map<string, number>> {
+async function createCompanies(
+  database: Database,
+  prefix: string,
+  names: string[],
+  sectorOf: (name: string) => string,
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const [index, name] of names.entries()) {
     const [row] = await database.dataSource.query(
@@ -101,7 +121,12 @@ async function ingestPassages(
   for (const [index, passage] of passages.entries()) {
     if (!passage.text.trim()) continue;
     const { document, created } = await ingestDocument(backend, {
-      companyId: passage.companyId, title: passage.id.slice(0, 300), docType: passage.docType, period: passage.period ?? null, content: passage.text, format: 'TEXT',
+      companyId: passage.companyId,
+      title: passage.id.slice(0, 300),
+      docType: passage.docType,
+      period: passage.period ?? null,
+      content: passage.text,
+      format: 'TEXT',
     });
     if (created) chunks += document.chunkCount;
     passagesOf.set(document.id, [...(passagesOf.get(document.id) ?? []), passage.id]);
@@ -142,7 +167,8 @@ async function storedOnce(options: Options, key: string, store: () => Promise<St
 /** Passage ids for ranked chunks: each chunk mapped to its passages, first occurrence wins. */
 function toPassages(passagesOf: Map<number, string[]>, documentIds: number[]): string[] {
   const ranked: string[] = [];
-  for (const documentId of documentIds) for (const id of passagesOf.get(documentId) ?? []) if (!ranked.includes(id)) ranked.push(id);
+  for (const documentId of documentIds)
+    for (const id of passagesOf.get(documentId) ?? []) if (!ranked.includes(id)) ranked.push(id);
   return ranked;
 }
 
@@ -151,8 +177,17 @@ async function rankChunks(backend: SearchBackend, query: string, mode: SearchMod
   return hits.map((hit) => ({ chunkId: hit.chunkId, documentId: hit.documentId }));
 }
 
-async function rankPassages(backend: SearchBackend, passagesOf: Map<number, string[]>, query: string, mode: SearchMode, companyIds: number[] | null): Promise<string[]> {
-  return toPassages(passagesOf, (await rankChunks(backend, query, mode, companyIds)).map((hit) => hit.documentId));
+async function rankPassages(
+  backend: SearchBackend,
+  passagesOf: Map<number, string[]>,
+  query: string,
+  mode: SearchMode,
+  companyIds: number[] | null,
+): Promise<string[]> {
+  return toPassages(
+    passagesOf,
+    (await rankChunks(backend, query, mode, companyIds)).map((hit) => hit.documentId),
+  );
 }
 
 /** Vector-leg weights tried by --fusion-grid (the text leg weighs 1), fused from the two legs' own rankings. */
@@ -166,16 +201,21 @@ interface Metrics {
 function score(rankings: Array<{ ranked: string[]; gold: string[] }>, cutoffs: number[], mrrAt: number): Metrics {
   const metrics: Metrics = { queries: rankings.length };
   for (const k of cutoffs) {
-    metrics[`recall@${k}`] = mean(rankings.map(({ ranked, gold }) => gold.filter((id) => ranked.slice(0, k).includes(id)).length / gold.length));
+    metrics[`recall@${k}`] = mean(
+      rankings.map(({ ranked, gold }) => gold.filter((id) => ranked.slice(0, k).includes(id)).length / gold.length),
+    );
   }
-  metrics[`mrr@${mrrAt}`] = mean(rankings.map(({ ranked, gold }) => {
-    const position = ranked.slice(0, mrrAt).findIndex((id) => gold.includes(id));
-    return position < 0 ? 0 : 1 / (position + 1);
-  }));
+  metrics[`mrr@${mrrAt}`] = mean(
+    rankings.map(({ ranked, gold }) => {
+      const position = ranked.slice(0, mrrAt).findIndex((id) => gold.includes(id));
+      return position < 0 ? 0 : 1 / (position + 1);
+    }),
+  );
   return metrics;
 }
 
-const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
+const mean = (values: number[]) =>
+  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
 interface FinanceBenchQuery {
@@ -197,16 +237,31 @@ function periodOf(page: { doc_name: string; doc_type: string; doc_period: number
 /** One line of --details: where a question's first gold passage came in one setting and mode, and what came first. */
 type Detail = Record<string, unknown>;
 
-function detailOf(query: { id: string; question: string }, setting: string, mode: SearchMode, ranked: string[], gold: string[], extra: Detail = {}): Detail {
+function detailOf(
+  query: { id: string; question: string },
+  setting: string,
+  mode: SearchMode,
+  ranked: string[],
+  gold: string[],
+  extra: Detail = {},
+): Detail {
   const goldRank = ranked.findIndex((id) => gold.includes(id)) + 1;
   return { id: query.id, setting, mode, goldRank, gold, top: ranked.slice(0, 5), question: query.question, ...extra };
 }
 
 async function evaluateFinanceBench(backend: SearchBackend, database: Database, options: Options, details: Detail[]) {
-  let corpus = await readJsonl<{ id: string; company: string; doc_name: string; doc_type: string; doc_period: number; gics_sector: string; text: string }>(
-    path.join(options.folder, 'financebench', 'corpus.jsonl'),
+  let corpus = await readJsonl<{
+    id: string;
+    company: string;
+    doc_name: string;
+    doc_type: string;
+    doc_period: number;
+    gics_sector: string;
+    text: string;
+  }>(path.join(options.folder, 'financebench', 'corpus.jsonl'));
+  let queries = await readJsonl<FinanceBenchQuery>(
+    options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'),
   );
-  let queries = await readJsonl<FinanceBenchQuery>(options.queries ?? path.join(options.folder, 'financebench', 'queries_dev.jsonl'));
   if (options.quick) {
     const kept = new Set([...new Set(queries.map((query) => query.company))].slice(0, QUICK_COMPANIES));
     queries = queries.filter((query) => kept.has(query.company));
@@ -215,12 +270,21 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
   const sectors = new Map(corpus.map((page) => [page.company, page.gics_sector]));
   const docTypes: Record<string, string> = { '10k': '10-K', '10q': '10-Q', '8k': '8-K', earnings: 'press-release' };
   const ingestion = await storedOnce(options, options.quick ? 'financebench-quick' : 'financebench', async () => {
-    const companyIds = await createCompanies(database, 'FB', [...sectors.keys()], (name) => sectors.get(name) ?? 'Unknown');
+    const companyIds = await createCompanies(
+      database,
+      'FB',
+      [...sectors.keys()],
+      (name) => sectors.get(name) ?? 'Unknown',
+    );
     progress(options.json, `FinanceBench: ingesting ${corpus.length} pages of ${companyIds.size} companies`);
     const stored = await ingestPassages(
       backend,
       corpus.map((page) => ({
-        id: page.id, companyId: companyIds.get(page.company) as number, text: page.text, docType: docTypes[page.doc_type] ?? 'other', period: periodOf(page),
+        id: page.id,
+        companyId: companyIds.get(page.company) as number,
+        text: page.text,
+        docType: docTypes[page.doc_type] ?? 'other',
+        period: periodOf(page),
       })),
       options.json,
     );
@@ -237,15 +301,29 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
     if (options.fusionGrid) {
       const legs = [];
       for (const query of queries) {
-        const [text, vector] = [await rankChunks(backend, query.question, 'TEXT', filterOf(query)), await rankChunks(backend, query.question, 'VECTOR', filterOf(query))];
+        const [text, vector] = [
+          await rankChunks(backend, query.question, 'TEXT', filterOf(query)),
+          await rankChunks(backend, query.question, 'VECTOR', filterOf(query)),
+        ];
         legs.push({ query, text, vector });
       }
       for (const weight of GRID_WEIGHTS) {
-        const rankings = legs.filter(({ query }) => query.full_doc_in_corpus).map(({ query, text, vector }) => {
-          const documentOf = new Map([...text, ...vector].map((hit) => [hit.chunkId, hit.documentId]));
-          const fused = reciprocalRankFusion([text.map((h) => h.chunkId), vector.map((h) => h.chunkId)], RRF_K, [1, weight]);
-          return { ranked: toPassages(ingestion.passagesOf, fused.map((f) => documentOf.get(f.id) as number)), gold: query.gold_passage_ids };
-        });
+        const rankings = legs
+          .filter(({ query }) => query.full_doc_in_corpus)
+          .map(({ query, text, vector }) => {
+            const documentOf = new Map([...text, ...vector].map((hit) => [hit.chunkId, hit.documentId]));
+            const fused = reciprocalRankFusion([text.map((h) => h.chunkId), vector.map((h) => h.chunkId)], RRF_K, [
+              1,
+              weight,
+            ]);
+            return {
+              ranked: toPassages(
+                ingestion.passagesOf,
+                fused.map((f) => documentOf.get(f.id) as number),
+              ),
+              gold: query.gold_passage_ids,
+            };
+          });
         grid[`${setting}/vector×${weight}`] = score(rankings, [5, 10], 10);
       }
     }
@@ -254,36 +332,65 @@ async function evaluateFinanceBench(backend: SearchBackend, database: Database, 
       for (const query of queries) {
         const ranked = await rankPassages(backend, ingestion.passagesOf, query.question, mode, filterOf(query));
         rankings.push({ ranked, gold: query.gold_passage_ids, full: query.full_doc_in_corpus, doc: query.doc_name });
-        if (options.details && query.full_doc_in_corpus) details.push(detailOf(query, setting, mode, ranked, query.gold_passage_ids));
+        if (options.details && query.full_doc_in_corpus)
+          details.push(detailOf(query, setting, mode, ranked, query.gold_passage_ids));
       }
       const full = rankings.filter((r) => r.full);
       const key = `${setting}/${mode.toLowerCase()}`;
       results[key] = {
-        full_doc: { ...score(full, [5, 10], 10), 'doc_hit@1': mean(full.map((r) => (docOf.get(r.ranked[0]) === r.doc ? 1 : 0))) },
+        full_doc: {
+          ...score(full, [5, 10], 10),
+          'doc_hit@1': mean(full.map((r) => (docOf.get(r.ranked[0]) === r.doc ? 1 : 0))),
+        },
         all: score(rankings, [5, 10], 10),
       };
       progress(options.json, `  ${key}: recall@5 ${round(results[key].full_doc['recall@5'])} (full-document queries)`);
     }
   }
-  return { pages: corpus.length, queries: queries.length, chunks: ingestion.chunks, ingest_seconds: round(ingestion.seconds), fit_seconds: round(ingestion.fitSeconds), results, fusion_grid: grid };
+  return {
+    pages: corpus.length,
+    queries: queries.length,
+    chunks: ingestion.chunks,
+    ingest_seconds: round(ingestion.seconds),
+    fit_seconds: round(ingestion.fitSeconds),
+    results,
+    fusion_grid: grid,
+  };
 }
 
 async function evaluateTatqa(backend: SearchBackend, database: Database, options: Options, details: Detail[]) {
-  const queries = await readJsonl<{ id: string; split: string; context_id: string; question: string; gold_passage_ids: string[]; answer_from: string }>(
-    path.join(options.folder, 'tatqa', 'queries_dev.jsonl'),
-  );
+  const queries = await readJsonl<{
+    id: string;
+    split: string;
+    context_id: string;
+    question: string;
+    gold_passage_ids: string[];
+    answer_from: string;
+  }>(path.join(options.folder, 'tatqa', 'queries_dev.jsonl'));
   const limited = options.tatqaLimit ? queries.slice(0, options.tatqaLimit) : queries;
   const contexts = [...new Set(limited.map((query) => query.context_id))];
   const wanted = new Set(contexts);
-  const corpus = (await readJsonl<{ id: string; context_id: string; text: string }>(path.join(options.folder, 'tatqa', 'corpus.jsonl'))).filter(
-    (passage) => wanted.has(passage.context_id),
-  );
+  const corpus = (
+    await readJsonl<{ id: string; context_id: string; text: string }>(
+      path.join(options.folder, 'tatqa', 'corpus.jsonl'),
+    )
+  ).filter((passage) => wanted.has(passage.context_id));
   const ingestion = await storedOnce(options, `tatqa-${limited.length}`, async () => {
-    const companyIds = await createCompanies(database, 'TQ', contexts.map((id) => `tatqa ${id}`), () => 'TAT-QA');
+    const companyIds = await createCompanies(
+      database,
+      'TQ',
+      contexts.map((id) => `tatqa ${id}`),
+      () => 'TAT-QA',
+    );
     progress(options.json, `TAT-QA: ingesting ${corpus.length} passages of ${contexts.length} contexts`);
     const stored = await ingestPassages(
       backend,
-      corpus.map((passage) => ({ id: passage.id, companyId: companyIds.get(`tatqa ${passage.context_id}`) as number, text: passage.text, docType: 'annual-report' })),
+      corpus.map((passage) => ({
+        id: passage.id,
+        companyId: companyIds.get(`tatqa ${passage.context_id}`) as number,
+        text: passage.text,
+        docType: 'annual-report',
+      })),
       options.json,
     );
     return { ...stored, companyIds };
@@ -296,19 +403,33 @@ async function evaluateTatqa(backend: SearchBackend, database: Database, options
       const filter = [companyIds.get(`tatqa ${query.context_id}`) as number];
       const ranked = await rankPassages(backend, ingestion.passagesOf, query.question, mode, filter);
       rankings.push({ ranked, gold: query.gold_passage_ids });
-      if (options.details) details.push(detailOf(query, 'tatqa-context', mode, ranked, query.gold_passage_ids, { answer_from: query.answer_from }));
+      if (options.details)
+        details.push(
+          detailOf(query, 'tatqa-context', mode, ranked, query.gold_passage_ids, { answer_from: query.answer_from }),
+        );
     }
     results[`within_context/${mode.toLowerCase()}`] = score(rankings, [1, 3], 10);
-    progress(options.json, `  within_context/${mode.toLowerCase()}: recall@1 ${round(results[`within_context/${mode.toLowerCase()}`]['recall@1'])}`);
+    progress(
+      options.json,
+      `  within_context/${mode.toLowerCase()}: recall@1 ${round(results[`within_context/${mode.toLowerCase()}`]['recall@1'])}`,
+    );
   }
-  return { passages: corpus.length, queries: limited.length, ingest_seconds: round(ingestion.seconds), fit_seconds: round(ingestion.fitSeconds), results };
+  return {
+    passages: corpus.length,
+    queries: limited.length,
+    ingest_seconds: round(ingestion.seconds),
+    fit_seconds: round(ingestion.fitSeconds),
+    results,
+  };
 }
 
 function printTable(title: string, results: Record<string, Record<string, number>>): void {
   const columns = [...new Set(Object.values(results).flatMap((metrics) => Object.keys(metrics)))];
   process.stdout.write(`\n${title}\n${['setting/mode'.padEnd(22), ...columns.map((c) => c.padStart(10))].join(' ')}\n`);
   for (const [name, metrics] of Object.entries(results)) {
-    process.stdout.write(`${[name.padEnd(22), ...columns.map((c) => String(round(metrics[c] ?? NaN)).padStart(10))].join(' ')}\n`);
+    process.stdout.write(
+      `${[name.padEnd(22), ...columns.map((c) => String(round(metrics[c] ?? NaN)).padStart(10))].join(' ')}\n`,
+    );
   }
 }
 
@@ -325,24 +446,39 @@ async function main(): Promise<void> {
     backend = await prepareSearch(database, config, createLogger('error'), { backgroundRefit: false });
     const report: Record<string, unknown> = { embedder: null, database: database.kind };
     const details: Detail[] = [];
-    if (!options.skipFinancebench) report.financebench = await evaluateFinanceBench(backend, database, options, details);
+    if (!options.skipFinancebench)
+      report.financebench = await evaluateFinanceBench(backend, database, options, details);
     report.embedder = (await backend.models.current())?.model ?? 'none';
     if (!options.skipTatqa) report.tatqa = await evaluateTatqa(backend, database, options, details);
     if (options.details) fs.writeFileSync(options.details, details.map((row) => JSON.stringify(row)).join('\n'));
     if (options.json) {
-      process.stdout.write(`${JSON.stringify(report, (_key, value) => (typeof value === 'number' ? round(value) : value))}\n`);
+      process.stdout.write(
+        `${JSON.stringify(report, (_key, value) => (typeof value === 'number' ? round(value) : value))}\n`,
+      );
       return;
     }
     const fb = report.financebench as Awaited<ReturnType<typeof evaluateFinanceBench>> | undefined;
     if (fb) {
-      process.stdout.write(`\nembedder ${report.embedder}; FinanceBench ${fb.pages} pages (${fb.chunks} chunks, ingested in ${fb.ingest_seconds} s, model fitted in ${fb.fit_seconds} s), ${fb.queries} queries\n`);
-      printTable('FinanceBench, queries whose document is fully in the corpus', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.full_doc])));
-      printTable('FinanceBench, all queries', Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.all])));
-      if (options.fusionGrid) printTable('FinanceBench fusion grid (full-document queries; text leg weight 1)', fb.fusion_grid);
+      process.stdout.write(
+        `\nembedder ${report.embedder}; FinanceBench ${fb.pages} pages (${fb.chunks} chunks, ingested in ${fb.ingest_seconds} s, model fitted in ${fb.fit_seconds} s), ${fb.queries} queries\n`,
+      );
+      printTable(
+        'FinanceBench, queries whose document is fully in the corpus',
+        Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.full_doc])),
+      );
+      printTable(
+        'FinanceBench, all queries',
+        Object.fromEntries(Object.entries(fb.results).map(([k, v]) => [k, v.all])),
+      );
+      if (options.fusionGrid)
+        printTable('FinanceBench fusion grid (full-document queries; text leg weight 1)', fb.fusion_grid);
     }
     if (report.tatqa) {
       const tq = report.tatqa as Awaited<ReturnType<typeof evaluateTatqa>>;
-      printTable(`TAT-QA dev, ${tq.queries} questions ranked within their context (${tq.passages} passages)`, tq.results);
+      printTable(
+        `TAT-QA dev, ${tq.queries} questions ranked within their context (${tq.passages} passages)`,
+        tq.results,
+      );
     }
   } finally {
     await backend?.models.close();

@@ -6,9 +6,12 @@
 import http from 'node:http';
 import { Pool } from 'pg';
 
-export async function startPostGraphile(databaseUrl: string, poolSize: number): Promise<{ server: http.Server; release(): Promise<void> }> {
+export async function startPostGraphile(
+  databaseUrl: string,
+  poolSize: number,
+): Promise<{ server: http.Server; release(): Promise<void> }> {
   // PostGraphile 5 targets Node 22; on Node 20 it needs this one ES2024 function.
-  (require('promise.withresolvers') as { shim(): void }).shim();
+  (await import('promise.withresolvers')).default.shim();
   process.env.GRAPHILE_ENV ??= 'production';
   const { postgraphile } = await import('postgraphile');
   const { PostGraphileAmberPreset } = await import('postgraphile/presets/amber');
@@ -26,7 +29,7 @@ export async function startPostGraphile(databaseUrl: string, poolSize: number): 
   });
   const serv = pgl.createServ(grafserv);
   const server = http.createServer();
-  serv.addTo(server);
+  await serv.addTo(server);
   await serv.ready();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -33,7 +33,14 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
-import { BenchError, Teardown, createThrowawayDatabase, messageOf, withClient, type BenchDatabase } from './bench-support';
+import {
+  BenchError,
+  Teardown,
+  createThrowawayDatabase,
+  messageOf,
+  withClient,
+  type BenchDatabase,
+} from './bench-support';
 import type { ServerKind, ServerMessage, ServerUsage } from './bench-server';
 import { camelCase } from './bare-server';
 import { nestedPageQuery } from './workloads';
@@ -67,15 +74,20 @@ interface BenchOptions {
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
   const raw = env[name]?.trim() || String(fallback);
-  if (!/^\d+$/.test(raw) || Number(raw) < minimum) throw new BenchError(`${name} must be a whole number, at least ${minimum}; got "${env[name]}"`);
+  if (!/^\d+$/.test(raw) || Number(raw) < minimum)
+    throw new BenchError(`${name} must be a whole number, at least ${minimum}; got "${env[name]}"`);
   return Number(raw);
 }
 
 /** The bench server of the build in `dir` (a checkout of this project after `npm run build`). */
 function baselineScript(dir: string | undefined): string {
-  if (!dir || dir.startsWith('--')) throw new BenchError('--baseline needs the folder of another checkout of the service, built with `npm run build`');
+  if (!dir || dir.startsWith('--'))
+    throw new BenchError('--baseline needs the folder of another checkout of the service, built with `npm run build`');
   const script = path.resolve(dir, 'dist', 'bench', 'bench-server.js');
-  if (!fs.existsSync(script)) throw new BenchError(`--baseline ${dir}: no ${path.relative(dir, script)} there; run \`npm run build\` in it first`);
+  if (!fs.existsSync(script))
+    throw new BenchError(
+      `--baseline ${dir}: no ${path.relative(dir, script)} there; run \`npm run build\` in it first`,
+    );
   return script;
 }
 
@@ -83,8 +95,11 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
   const flags = ['--json', '--quick', '--soak', '--no-soak'];
   const baselineAt = argv.indexOf('--baseline');
   const baseline = baselineAt >= 0 ? baselineScript(argv[baselineAt + 1]) : null;
-  const unknown = argv.find((arg, i) => !flags.includes(arg) && !(baselineAt >= 0 && (i === baselineAt || i === baselineAt + 1)));
-  if (unknown !== undefined) throw new BenchError(`unknown argument "${unknown}" (flags: ${flags.join(', ')}, --baseline <dir>)`);
+  const unknown = argv.find(
+    (arg, i) => !flags.includes(arg) && !(baselineAt >= 0 && (i === baselineAt || i === baselineAt + 1)),
+  );
+  if (unknown !== undefined)
+    throw new BenchError(`unknown argument "${unknown}" (flags: ${flags.join(', ')}, --baseline <dir>)`);
   const quick = argv.includes('--quick');
   const soak = argv.includes('--no-soak') ? false : quick ? argv.includes('--soak') : true;
   return {
@@ -112,10 +127,21 @@ interface ServerProcess {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function startServer(kind: ServerKind, database: BenchDatabase, teardown: Teardown, script = path.join(__dirname, 'bench-server.js')): Promise<ServerProcess> {
+async function startServer(
+  kind: ServerKind,
+  database: BenchDatabase,
+  teardown: Teardown,
+  script = path.join(__dirname, 'bench-server.js'),
+): Promise<ServerProcess> {
   const child: ChildProcess = fork(script, [], {
     // NODE_ENV=production as deployed: graphql-js (used by all three) then skips its development-only checks.
-    env: { ...process.env, NODE_ENV: 'production', BENCH_SERVER: kind, BENCH_DATABASE_URL: database.url, BENCH_POOL_SIZE: String(database.poolSize) },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      BENCH_SERVER: kind,
+      BENCH_DATABASE_URL: database.url,
+      BENCH_POOL_SIZE: String(database.poolSize),
+    },
     // --expose-gc: the retained heap is measured after a full collection.
     execArgv: ['--expose-gc'],
     // Their logs are kept, not shown (PostGraphile warns of every type it cannot map, e.g. pgvector's), and are
@@ -136,9 +162,16 @@ async function startServer(kind: ServerKind, database: BenchDatabase, teardown: 
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message: ServerMessage) => {
       if (message.type === 'ready') resolve(message.url);
-      else reject(new BenchError(`the ${kind} server did not start: ${message.type === 'failed' ? message.message : message.type}\n${logTail}`));
+      else
+        reject(
+          new BenchError(
+            `the ${kind} server did not start: ${message.type === 'failed' ? message.message : message.type}\n${logTail}`,
+          ),
+        );
     });
-    child.once('exit', (code) => reject(new BenchError(`the ${kind} server exited during start-up with code ${code}\n${logTail}`)));
+    child.once('exit', (code) =>
+      reject(new BenchError(`the ${kind} server exited during start-up with code ${code}\n${logTail}`)),
+    );
   });
   const usage = () =>
     new Promise<ServerUsage>((resolve) => {
@@ -195,7 +228,8 @@ const storedOperation = (name: string) => fs.readFileSync(path.join(OPERATIONS_D
 async function fetchJson(url: string, init?: RequestInit): Promise<any> {
   const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json' } });
   const text = await response.text();
-  if (response.status !== 200) throw new BenchError(`${init?.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (response.status !== 200)
+    throw new BenchError(`${init?.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
   try {
     return JSON.parse(text);
   } catch {
@@ -214,7 +248,9 @@ function withBaseline(pages: Page[], baseline: ServerProcess): Page[] {
   return pages.map((page) => ({
     ...page,
     targets: page.targets.flatMap((target) =>
-      target.name.startsWith('service ') ? [target, { ...target, name: target.name.replace('service', 'baseline') as TargetName, server: baseline }] : [target],
+      target.name.startsWith('service ')
+        ? [target, { ...target, name: target.name.replace('service', 'baseline') as TargetName, server: baseline }]
+        : [target],
     ),
   }));
 }
@@ -233,7 +269,11 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
     );
     return rows.map((row) => camelCase(row.column_name));
   });
-  const fullStatement = await postGraphQL(service, `query($id: Int!) { company(id: $id) { incomeStatement(period: "${PERIOD}") { ${incomeFields.join(' ')} } } }`, { id: companyId });
+  const fullStatement = await postGraphQL(
+    service,
+    `query($id: Int!) { company(id: $id) { incomeStatement(period: "${PERIOD}") { ${incomeFields.join(' ')} } } }`,
+    { id: companyId },
+  );
   const sameAs = (expected: unknown, what: string) => (body: unknown) =>
     // The bare limit is only a fair yardstick if it answers exactly what the service answers.
     expectThat(isDeepStrictEqual(body, expected), `the bare answer for ${what} differs from the service's`);
@@ -248,10 +288,19 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           server: postgraphile,
           method: 'POST',
           path: '/graphql',
-          body: graphqlBody('{ allCompanies(first: 20, orderBy: [NAME_ASC, ROW_ID_ASC]) { totalCount nodes { rowId name ticker sector } } }'),
-          check: (body) => expectThat(body.data?.allCompanies?.nodes?.length === companies(20), 'expected 20 companies'),
+          body: graphqlBody(
+            '{ allCompanies(first: 20, orderBy: [NAME_ASC, ROW_ID_ASC]) { totalCount nodes { rowId name ticker sector } } }',
+          ),
+          check: (body) =>
+            expectThat(body.data?.allCompanies?.nodes?.length === companies(20), 'expected 20 companies'),
         },
-        { name: 'service REST', server: service, method: 'GET', path: '/v1/companies', check: (body) => expectThat(body.data?.length === companies(20), 'expected 20 companies') },
+        {
+          name: 'service REST',
+          server: service,
+          method: 'GET',
+          path: '/v1/companies',
+          check: (body) => expectThat(body.data?.length === companies(20), 'expected 20 companies'),
+        },
         {
           name: 'service GraphQL',
           server: service,
@@ -266,13 +315,21 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
     {
       name: `one income statement (${PERIOD})`,
       targets: [
-        { name: 'bare', server: bare, method: 'GET', path: `/statement?id=${companyId}&period=${PERIOD}`, check: sameAs(fullStatement, 'the statement') },
+        {
+          name: 'bare',
+          server: bare,
+          method: 'GET',
+          path: `/statement?id=${companyId}&period=${PERIOD}`,
+          check: sameAs(fullStatement, 'the statement'),
+        },
         {
           name: 'PostGraphile',
           server: postgraphile,
           method: 'POST',
           path: '/graphql',
-          body: graphqlBody(`{ allIncomeStatements(condition: { companyId: ${companyId}, period: "${PERIOD}" }) { nodes { ${incomeFields.join(' ')} } } }`),
+          body: graphqlBody(
+            `{ allIncomeStatements(condition: { companyId: ${companyId}, period: "${PERIOD}" }) { nodes { ${incomeFields.join(' ')} } } }`,
+          ),
           check: (body) => expectThat(body.data?.allIncomeStatements?.nodes?.length === 1, 'expected one statement'),
         },
         {
@@ -288,18 +345,29 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           method: 'POST',
           path: '/graphql',
           body: graphqlBody(storedOperation('GetIncomeStatement'), { id: companyId, period: PERIOD }),
-          check: (body) => expectThat(body.data?.company?.incomeStatement?.period === PERIOD, `expected the ${PERIOD} income statement`),
+          check: (body) =>
+            expectThat(
+              body.data?.company?.incomeStatement?.period === PERIOD,
+              `expected the ${PERIOD} income statement`,
+            ),
         },
       ],
     },
   ];
   for (const size of NESTED_PAGE_SIZES) {
     const serviceAnswer = await postGraphQL(service, nestedPageQuery(size));
-    const statementsOf = (period: string) => `(condition: { fiscalQuarter: null }, orderBy: PERIOD_END_DESC, first: 4) { nodes { period ${period} } }`;
+    const statementsOf = (period: string) =>
+      `(condition: { fiscalQuarter: null }, orderBy: PERIOD_END_DESC, first: 4) { nodes { period ${period} } }`;
     pages.push({
       name: `nested page of ${size}`,
       targets: [
-        { name: 'bare', server: bare, method: 'GET', path: `/nested?limit=${size}`, check: sameAs(serviceAnswer, `the nested page of ${size}`) },
+        {
+          name: 'bare',
+          server: bare,
+          method: 'GET',
+          path: `/nested?limit=${size}`,
+          check: sameAs(serviceAnswer, `the nested page of ${size}`),
+        },
         {
           name: 'PostGraphile',
           server: postgraphile,
@@ -311,8 +379,14 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
             cashFlowStatementsByCompanyId${statementsOf('operatingCashFlow capitalExpenditure freeCashFlow')} } } }`),
           check: (body) => {
             expectThat(body.errors === undefined, `GraphQL errors: ${JSON.stringify(body.errors)}`);
-            expectThat(body.data?.allCompanies?.nodes?.length === companies(size), `expected ${companies(size)} companies`);
-            expectThat(body.data.allCompanies.nodes[0].incomeStatementsByCompanyId.nodes.length === 4, 'expected four fiscal years');
+            expectThat(
+              body.data?.allCompanies?.nodes?.length === companies(size),
+              `expected ${companies(size)} companies`,
+            );
+            expectThat(
+              body.data.allCompanies.nodes[0].incomeStatementsByCompanyId.nodes.length === 4,
+              'expected four fiscal years',
+            );
           },
         },
         {
@@ -323,7 +397,10 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           body: graphqlBody(nestedPageQuery(size)),
           check: (body) => {
             expectThat(body.errors === undefined, `GraphQL errors: ${JSON.stringify(body.errors)}`);
-            expectThat(body.data?.companies?.items?.length === companies(size), `expected ${companies(size)} companies`);
+            expectThat(
+              body.data?.companies?.items?.length === companies(size),
+              `expected ${companies(size)} companies`,
+            );
             expectThat(body.data.companies.items[0].statements.length === 4, 'expected four fiscal years');
           },
         },
@@ -338,7 +415,9 @@ async function verifyTarget(target: Target): Promise<void> {
   try {
     target.check(body);
   } catch (error) {
-    throw new BenchError(`${target.name} ${target.method} ${target.path}: ${messageOf(error)}: ${JSON.stringify(body).slice(0, 300)}`);
+    throw new BenchError(
+      `${target.name} ${target.method} ${target.path}: ${messageOf(error)}: ${JSON.stringify(body).slice(0, 300)}`,
+    );
   }
 }
 
@@ -351,12 +430,26 @@ async function verify(pages: Page[]): Promise<void> {
 // Load
 
 /** One autocannon run, fired from a worker thread so its request building competes with no server's event loop. */
-function fire(url: string, target: Pick<Target, 'method' | 'body'>, seconds: number, connections: number, signal: AbortSignal): Promise<autocannon.Result> {
+function fire(
+  url: string,
+  target: Pick<Target, 'method' | 'body'>,
+  seconds: number,
+  connections: number,
+  signal: AbortSignal,
+): Promise<autocannon.Result> {
   signal.throwIfAborted();
   return new Promise((resolve, reject) => {
     const onAbort = () => instance.stop();
     const instance = autocannon(
-      { url, connections, duration: seconds, method: target.method, body: target.body, headers: { 'content-type': 'application/json' }, workers: 1 },
+      {
+        url,
+        connections,
+        duration: seconds,
+        method: target.method,
+        body: target.body,
+        headers: { 'content-type': 'application/json' },
+        workers: 1,
+      },
       (error, result) => {
         signal.removeEventListener('abort', onAbort);
         if (signal.aborted) reject(signal.reason);
@@ -431,7 +524,10 @@ async function measurePages(pages: Page[], options: BenchOptions, signal: AbortS
       for (const target of order) {
         const figures = await measure(target, options, signal);
         runs.set(target, [...(runs.get(target) ?? []), figures]);
-        if (!options.json) process.stderr.write(`  round ${round + 1}/${options.rounds}  ${page.name.padEnd(30)} ${target.name.padEnd(16)} ${figures.requestsPerSecond.toFixed(1)} req/s\n`);
+        if (!options.json)
+          process.stderr.write(
+            `  round ${round + 1}/${options.rounds}  ${page.name.padEnd(30)} ${target.name.padEnd(16)} ${figures.requestsPerSecond.toFixed(1)} req/s\n`,
+          );
       }
     }
   }
@@ -454,7 +550,9 @@ async function measurePages(pages: Page[], options: BenchOptions, signal: AbortS
     const peer = figuresOf(page.targets.find((target) => target.name === 'PostGraphile') as Target).requestsPerSecond;
     return page.targets.map((target) => {
       const figures = figuresOf(target);
-      const baselineTarget = target.name.startsWith('service ') ? page.targets.find((other) => other.name === target.name.replace('service', 'baseline')) : undefined;
+      const baselineTarget = target.name.startsWith('service ')
+        ? page.targets.find((other) => other.name === target.name.replace('service', 'baseline'))
+        : undefined;
       const baseline = baselineTarget ? figuresOf(baselineTarget) : null;
       return {
         page: page.name,
@@ -464,7 +562,10 @@ async function measurePages(pages: Page[], options: BenchOptions, signal: AbortS
         ratioToBare: bare > 0 ? figures.requestsPerSecond / bare : 0,
         ratioToPostGraphile: peer > 0 ? figures.requestsPerSecond / peer : 0,
         toBaseline: baseline
-          ? { requestsPerSecond: figures.requestsPerSecond / baseline.requestsPerSecond, cpuMsPerRequest: figures.cpuMsPerRequest / baseline.cpuMsPerRequest }
+          ? {
+              requestsPerSecond: figures.requestsPerSecond / baseline.requestsPerSecond,
+              cpuMsPerRequest: figures.cpuMsPerRequest / baseline.cpuMsPerRequest,
+            }
           : null,
       };
     });
@@ -481,7 +582,12 @@ interface TwoInstanceFigures {
 }
 
 /** The nested page of 20 on one service instance, then on two on the same database, the load split between them. */
-async function measureTwoInstances(first: ServerProcess, second: ServerProcess, options: BenchOptions, signal: AbortSignal): Promise<TwoInstanceFigures> {
+async function measureTwoInstances(
+  first: ServerProcess,
+  second: ServerProcess,
+  options: BenchOptions,
+  signal: AbortSignal,
+): Promise<TwoInstanceFigures> {
   const target = { method: 'POST' as const, body: graphqlBody(nestedPageQuery(20)) };
   for (const server of [first, second]) {
     await fire(`${server.url}/graphql`, target, options.warmupSeconds, CONNECTIONS, signal);
@@ -489,9 +595,15 @@ async function measureTwoInstances(first: ServerProcess, second: ServerProcess, 
   }
   const one = await fire(`${first.url}/graphql`, target, options.seconds, CONNECTIONS, signal);
   await first.settle();
-  const both = await Promise.all([first, second].map((server) => fire(`${server.url}/graphql`, target, options.seconds, CONNECTIONS / 2, signal)));
+  const both = await Promise.all(
+    [first, second].map((server) => fire(`${server.url}/graphql`, target, options.seconds, CONNECTIONS / 2, signal)),
+  );
   await Promise.all([first.settle(), second.settle()]);
-  return { page: 'nested page of 20', oneInstance: one.requests.average, twoInstances: both.reduce((sum, result) => sum + result.requests.average, 0) };
+  return {
+    page: 'nested page of 20',
+    oneInstance: one.requests.average,
+    twoInstances: both.reduce((sum, result) => sum + result.requests.average, 0),
+  };
 }
 
 interface SoakSample {
@@ -515,7 +627,10 @@ async function soak(service: ServerProcess, options: BenchOptions, signal: Abort
       rssMb: usage.rssBytes / 2 ** 20,
       heapAfterGcMb: usage.heapAfterGcBytes / 2 ** 20,
     });
-    if (!options.json) process.stderr.write(`  soak ${samples.at(-1)?.minute.toFixed(1)} min: ${result.requests.average.toFixed(1)} req/s, RSS ${(usage.rssBytes / 2 ** 20).toFixed(0)} MB\n`);
+    if (!options.json)
+      process.stderr.write(
+        `  soak ${samples.at(-1)?.minute.toFixed(1)} min: ${result.requests.average.toFixed(1)} req/s, RSS ${(usage.rssBytes / 2 ** 20).toFixed(0)} MB\n`,
+      );
   }
   return samples;
 }
@@ -544,7 +659,11 @@ function percentile(sorted: number[], fraction: number): number {
 }
 
 /** Latencies (ms) of back-to-back GETs of `url` from FLOOD_READERS callers for `seconds`. */
-async function readLatencies(url: string, seconds: number, signal: AbortSignal): Promise<{ requests: number; p50Ms: number; p95Ms: number }> {
+async function readLatencies(
+  url: string,
+  seconds: number,
+  signal: AbortSignal,
+): Promise<{ requests: number; p50Ms: number; p95Ms: number }> {
   const until = Date.now() + seconds * 1000;
   const samples: number[] = [];
   const reader = async () => {
@@ -552,21 +671,31 @@ async function readLatencies(url: string, seconds: number, signal: AbortSignal):
       const started = performance.now();
       const response = await fetch(url);
       await response.arrayBuffer();
-      if (response.status !== 200) throw new BenchError(`GET ${url} answered ${response.status} during the flood scenario`);
+      if (response.status !== 200)
+        throw new BenchError(`GET ${url} answered ${response.status} during the flood scenario`);
       samples.push(performance.now() - started);
     }
   };
   await Promise.all(Array.from({ length: FLOOD_READERS }, reader));
   signal.throwIfAborted();
   samples.sort((a, b) => a - b);
-  return { requests: samples.length, p50Ms: Math.round(percentile(samples, 0.5) * 10) / 10, p95Ms: Math.round(percentile(samples, 0.95) * 10) / 10 };
+  return {
+    requests: samples.length,
+    p50Ms: Math.round(percentile(samples, 0.5) * 10) / 10,
+    p95Ms: Math.round(percentile(samples, 0.95) * 10) / 10,
+  };
 }
 
 /** One anonymous attacker: a flood document every FLOOD_INTERVAL_MS until `stop`. */
 async function attack(graphqlUrl: string, stop: AbortSignal, statuses: Record<string, number>): Promise<void> {
   while (!stop.aborted) {
     const started = Date.now();
-    const status = await fetch(graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: FLOOD_BODY, signal: stop })
+    const status = await fetch(graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: FLOOD_BODY,
+      signal: stop,
+    })
       .then(async (response) => {
         await response.arrayBuffer();
         return String(response.status);
@@ -577,16 +706,28 @@ async function attack(graphqlUrl: string, stop: AbortSignal, statuses: Record<st
   }
 }
 
-async function measureFlood(serviceUrl: string, companyId: number, options: BenchOptions, signal: AbortSignal): Promise<FloodFigures> {
+async function measureFlood(
+  serviceUrl: string,
+  companyId: number,
+  options: BenchOptions,
+  signal: AbortSignal,
+): Promise<FloodFigures> {
   const url = `${serviceUrl}/v1/companies/${companyId}`;
   await readLatencies(url, options.warmupSeconds, signal);
   const quiet = await readLatencies(url, options.seconds, signal);
   const stop = new AbortController();
   const statuses: Record<string, number> = {};
-  const attackers = Array.from({ length: FLOOD_ATTACKERS }, () => attack(`${serviceUrl}/graphql`, stop.signal, statuses));
+  const attackers = Array.from({ length: FLOOD_ATTACKERS }, () =>
+    attack(`${serviceUrl}/graphql`, stop.signal, statuses),
+  );
   try {
     const flooded = await readLatencies(url, options.seconds, signal);
-    return { request: `GET /v1/companies/${companyId}`, quiet, flooded, attack: { requests: Object.values(statuses).reduce((a, b) => a + b, 0), statuses } };
+    return {
+      request: `GET /v1/companies/${companyId}`,
+      quiet,
+      flooded,
+      attack: { requests: Object.values(statuses).reduce((a, b) => a + b, 0), statuses },
+    };
   } finally {
     stop.abort();
     await Promise.all(attackers);
@@ -599,7 +740,7 @@ async function measureFlood(serviceUrl: string, companyId: number, options: Benc
 interface DatabaseReport {
   database: { kind: BenchDatabase['kind']; description: string };
   figures: TargetFigures[];
-  /** What issue 18 asks of the service, as ratios measured in this run. */
+  /** The service's targets, as ratios measured in this run. */
   targets: Array<{ goal: string; ratio: number; met: boolean }>;
   flood: FloodFigures;
   /** Only on a PostgreSQL server: two instances on PGlite would share its one session. */
@@ -621,24 +762,58 @@ interface Report {
   wallSeconds: number;
 }
 
-function goals(figures: TargetFigures[]): DatabaseReport['targets'] {
-  const find = (page: string, target: TargetName) => figures.find((f) => f.page === page && f.target === target) as TargetFigures;
+/**
+ * The service's targets, as ratios of this run: the one-statement read at least 1.2× PostGraphile and 0.35× bare on a
+ * PostgreSQL server, every other page at least PostGraphile's pace, the nested page of 100 no worse a tail than 1.5×
+ * PostGraphile's p99, and the REST facade at most a fifth dearer than the same operation on /graphql.
+ */
+function goals(figures: TargetFigures[], kind: BenchDatabase['kind']): DatabaseReport['targets'] {
+  const find = (page: string, target: TargetName) => figures.find((f) => f.page === page && f.target === target);
+  const statement = `one income statement (${PERIOD})`;
   const list = 'list of 20 companies';
-  const restList = find(list, 'service REST');
-  const graphqlList = find(list, 'service GraphQL');
-  const rows = [
-    ...NESTED_PAGE_SIZES.map((size) => ({ goal: `nested page of ${size} ≥ 1.0× PostGraphile`, ratio: find(`nested page of ${size}`, 'service GraphQL').ratioToPostGraphile, at: 1 })),
-    { goal: 'GraphQL list ≥ 1.0× PostGraphile', ratio: graphqlList.ratioToPostGraphile, at: 1 },
+  const rows: Array<{ goal: string; ratio: number; at: number; atMost?: boolean }> = [];
+  for (const figure of figures.filter((f) => f.target === 'service REST' || f.target === 'service GraphQL')) {
+    const onServer = figure.page === statement && kind === 'postgresql';
+    rows.push({
+      goal: `${figure.page}, ${figure.target.replace('service ', '')} ≥ ${onServer ? '1.2' : '1.0'}× PostGraphile`,
+      ratio: figure.ratioToPostGraphile,
+      at: onServer ? 1.2 : 1,
+    });
+    if (onServer)
+      rows.push({
+        goal: `${figure.page}, ${figure.target.replace('service ', '')} ≥ 0.35× bare`,
+        ratio: figure.ratioToBare,
+        at: 0.35,
+      });
+  }
+  const nested = find('nested page of 100', 'service GraphQL');
+  const peer = find('nested page of 100', 'PostGraphile');
+  if (nested && peer)
+    rows.push({
+      goal: "nested page of 100, p99 ≤ 1.5× PostGraphile's p99",
+      ratio: nested.latencyP99Ms / Math.max(peer.latencyP99Ms, 1),
+      at: 1.5,
+      atMost: true,
+    });
+  const restList = find(list, 'service REST') as TargetFigures;
+  const graphqlList = find(list, 'service GraphQL') as TargetFigures;
+  rows.push(
     { goal: 'REST list ≥ 0.5× bare', ratio: restList.ratioToBare, at: 0.5 },
     // Cost as CPU per request: the facade may add at most a fifth to the same operation sent to /graphql.
-    { goal: 'REST list CPU ≤ 1.2× GraphQL list CPU', ratio: restList.cpuMsPerRequest / graphqlList.cpuMsPerRequest, at: 1.2, atMost: true },
-  ];
-  return rows.map(({ goal, ratio, at, atMost }: { goal: string; ratio: number; at: number; atMost?: boolean }) => ({ goal, ratio, met: atMost ? ratio <= at : ratio >= at }));
+    {
+      goal: 'REST list CPU ≤ 1.2× GraphQL list CPU',
+      ratio: restList.cpuMsPerRequest / graphqlList.cpuMsPerRequest,
+      at: 1.2,
+      atMost: true,
+    },
+  );
+  return rows.map(({ goal, ratio, at, atMost }) => ({ goal, ratio, met: atMost ? ratio <= at : ratio >= at }));
 }
 
 function table(columns: string[], rows: string[][], textColumns: number): string[] {
   const widths = columns.map((column, i) => Math.max(column.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i < textColumns ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i < textColumns ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
   return [line(columns), ...rows.map(line)];
 }
 
@@ -659,27 +834,56 @@ function formatDatabase(report: DatabaseReport): string[] {
   ]);
   const { flood, twoInstances, soak: samples } = report;
   const againstBaseline = report.figures.filter((f) => f.toBaseline !== null);
-  const baselineLines = againstBaseline.length === 0 ? [] : [
-    '',
-    'this build against the baseline build, same rounds (req/s and CPU per request as ratios; below 1.00× CPU is less):',
-    ...table(
-      ['page', 'server', 'req/s', 'vs baseline', 'CPU ms/req', 'CPU vs baseline'],
-      againstBaseline.map((f) => [f.page, f.target, f.requestsPerSecond.toFixed(1), `${f.toBaseline?.requestsPerSecond.toFixed(2)}×`, f.cpuMsPerRequest.toFixed(2), `${f.toBaseline?.cpuMsPerRequest.toFixed(2)}×`]),
-      2,
-    ),
-  ];
+  const baselineLines =
+    againstBaseline.length === 0
+      ? []
+      : [
+          '',
+          'this build against the baseline build, same rounds (req/s and CPU per request as ratios; below 1.00× CPU is less):',
+          ...table(
+            ['page', 'server', 'req/s', 'vs baseline', 'CPU ms/req', 'CPU vs baseline'],
+            againstBaseline.map((f) => [
+              f.page,
+              f.target,
+              f.requestsPerSecond.toFixed(1),
+              `${f.toBaseline?.requestsPerSecond.toFixed(2)}×`,
+              f.cpuMsPerRequest.toFixed(2),
+              `${f.toBaseline?.cpuMsPerRequest.toFixed(2)}×`,
+            ]),
+            2,
+          ),
+        ];
   const lines = [
     `== ${report.database.description}`,
-    ...table(['page', 'server', 'request', 'req/s', 'rounds', 'p50 ms', 'p99 ms', 'CPU ms/req', 'vs bare', 'vs PostGraphile', 'RSS MB', 'failed'], rows, 3),
+    ...table(
+      [
+        'page',
+        'server',
+        'request',
+        'req/s',
+        'rounds',
+        'p50 ms',
+        'p99 ms',
+        'CPU ms/req',
+        'vs bare',
+        'vs PostGraphile',
+        'RSS MB',
+        'failed',
+      ],
+      rows,
+      3,
+    ),
     '',
-    'targets (issue 18), as ratios of this run:',
+    'targets, as ratios of this run:',
     ...report.targets.map((t) => `  ${t.met ? 'met    ' : 'not met'}  ${t.goal}: ${t.ratio.toFixed(2)}×`),
     ...baselineLines,
     '',
     `parser flood: ${flood.request}, ${FLOOD_READERS} callers, alone and while ${FLOOD_ATTACKERS} anonymous clients each POST a 0.9 MB document of 300,000 directives to /graphql every ${FLOOD_INTERVAL_MS / 1000} s`,
     `  alone        ${flood.quiet.requests} requests, p50 ${flood.quiet.p50Ms} ms, p95 ${flood.quiet.p95Ms} ms`,
     `  under flood  ${flood.flooded.requests} requests, p50 ${flood.flooded.p50Ms} ms, p95 ${flood.flooded.p95Ms} ms (p95 ${(flood.quiet.p95Ms > 0 ? flood.flooded.p95Ms / flood.quiet.p95Ms : 0).toFixed(2)}× alone)`,
-    `  attack       ${flood.attack.requests} documents, answered ${Object.entries(flood.attack.statuses).map(([status, count]) => `${status} ×${count}`).join(', ')}`,
+    `  attack       ${flood.attack.requests} documents, answered ${Object.entries(flood.attack.statuses)
+      .map(([status, count]) => `${status} ×${count}`)
+      .join(', ')}`,
   ];
   if (twoInstances) {
     lines.push(
@@ -694,7 +898,10 @@ function formatDatabase(report: DatabaseReport): string[] {
     lines.push(
       '',
       `soak: nested page of 20 for ${last.minute} min, RSS and heap after a full GC every ${SOAK_SAMPLE_SECONDS} s`,
-      ...samples.map((s) => `  ${s.minute.toFixed(1).padStart(4)} min  ${s.requestsPerSecond.toFixed(1).padStart(7)} req/s  RSS ${s.rssMb.toFixed(0).padStart(4)} MB  heap ${s.heapAfterGcMb.toFixed(1).padStart(6)} MB`),
+      ...samples.map(
+        (s) =>
+          `  ${s.minute.toFixed(1).padStart(4)} min  ${s.requestsPerSecond.toFixed(1).padStart(7)} req/s  RSS ${s.rssMb.toFixed(0).padStart(4)} MB  heap ${s.heapAfterGcMb.toFixed(1).padStart(6)} MB`,
+      ),
       `  growth from the first sample to the last: RSS ${(last.rssMb - first.rssMb).toFixed(1)} MB, heap ${(last.heapAfterGcMb - first.heapAfterGcMb).toFixed(1)} MB`,
     );
   }
@@ -715,12 +922,23 @@ function formatText(report: Report): string {
 // ---------------------------------------------------------------------------------------------------------------
 // Main
 
-async function benchmarkDatabase(database: BenchDatabase, options: BenchOptions, withSoak: boolean, teardown: Teardown, signal: AbortSignal): Promise<DatabaseReport> {
+async function benchmarkDatabase(
+  database: BenchDatabase,
+  options: BenchOptions,
+  withSoak: boolean,
+  teardown: Teardown,
+  signal: AbortSignal,
+): Promise<DatabaseReport> {
   // The service first: it migrates and seeds the demo data the other two then read.
   const service = await startServer('service', database, teardown);
-  const [bare, postgraphile] = await Promise.all([startServer('bare', database, teardown), startServer('postgraphile', database, teardown)]);
+  const [bare, postgraphile] = await Promise.all([
+    startServer('bare', database, teardown),
+    startServer('postgraphile', database, teardown),
+  ]);
   const ownPages = await definePages({ service, bare, postgraphile }, database.url);
-  const pages = options.baseline ? withBaseline(ownPages, await startServer('service', database, teardown, options.baseline)) : ownPages;
+  const pages = options.baseline
+    ? withBaseline(ownPages, await startServer('service', database, teardown, options.baseline))
+    : ownPages;
   // All verified before any is timed, so a broken page fails the bench in seconds, not minutes.
   await verify(pages);
   const figures = await measurePages(pages, options, signal);
@@ -728,10 +946,22 @@ async function benchmarkDatabase(database: BenchDatabase, options: BenchOptions,
   const flood = await measureFlood(service.url, firstCompany, options, signal);
   let twoInstances: TwoInstanceFigures | null = null;
   if (database.kind === 'postgresql') {
-    twoInstances = await measureTwoInstances(service, await startServer('service', database, teardown), options, signal);
+    twoInstances = await measureTwoInstances(
+      service,
+      await startServer('service', database, teardown),
+      options,
+      signal,
+    );
   }
   const samples = withSoak ? await soak(service, options, signal) : [];
-  return { database: { kind: database.kind, description: database.description }, figures, targets: goals(figures), flood, twoInstances, soak: samples };
+  return {
+    database: { kind: database.kind, description: database.description },
+    figures,
+    targets: goals(figures, database.kind),
+    flood,
+    twoInstances,
+    soak: samples,
+  };
 }
 
 async function benchmark(options: BenchOptions, signal: AbortSignal): Promise<Report> {
@@ -746,7 +976,10 @@ async function benchmark(options: BenchOptions, signal: AbortSignal): Promise<Re
     try {
       const tempDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-bench-'));
       teardown.add('remove temp dir', () => fs.rmSync(tempDir, { recursive: true, force: true }));
-      const database = kind === 'postgresql' ? await createThrowawayDatabase(options.serverUrl as string, teardown) : await startEmbedded(tempDir, teardown);
+      const database =
+        kind === 'postgresql'
+          ? await createThrowawayDatabase(options.serverUrl as string, teardown)
+          : await startEmbedded(tempDir, teardown);
       if (!options.json) process.stderr.write(`${database.description}\n`);
       const last = kind === kinds[kinds.length - 1];
       databases.push(await benchmarkDatabase(database, options, last && options.soakSeconds > 0, teardown, signal));
@@ -795,7 +1028,9 @@ function exitWhenIdle(code: number): void {
 main().then(
   () => exitWhenIdle(0),
   (error: unknown) => {
-    process.stderr.write(`bench failed: ${error instanceof BenchError ? error.message : ((error as Error)?.stack ?? String(error))}\n`);
+    process.stderr.write(
+      `bench failed: ${error instanceof BenchError ? error.message : ((error as Error)?.stack ?? String(error))}\n`,
+    );
     exitWhenIdle(1);
   },
 );

@@ -22,19 +22,33 @@ import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/shared/logger';
 import { migrate, openDatabase, withStartupLock, type Database } from '../src/db/database';
 import { prepareSearch } from '../src/search/search-backend';
-import { ingestDocument, type SearchBackend } from '../src/search/ingestion.service';
+import { ingestDocument } from '../src/search/ingestion.service';
+import type { SearchBackend } from '../src/search/search-backend.types';
 import { search } from '../src/search/search.service';
 import type { SearchMode } from '../src/search/search.types';
 import { BenchError, Teardown, createThrowawayDatabase, messageOf } from './bench-support';
 
 const QUERIES = [
-  'Apple net income fiscal 2024', 'NVIDIA data center revenue growth', 'risk factors supply chain disruption',
-  'share repurchase program authorization', 'goodwill impairment testing', 'foreign currency exchange rate risk',
-  'cybersecurity incident response', 'capital expenditures property and equipment', 'litigation and legal proceedings',
-  'dividends declared per share', 'operating lease liabilities', 'revenue recognition performance obligations',
-  'income tax provision effective rate', 'inventory valuation reserves', 'long-term debt senior notes maturities',
-  'employees headcount human capital', 'climate change regulation emissions', 'interest rate sensitivity',
-  'Tesla vehicle deliveries', 'Walmart comparable sales e-commerce',
+  'Apple net income fiscal 2024',
+  'NVIDIA data center revenue growth',
+  'risk factors supply chain disruption',
+  'share repurchase program authorization',
+  'goodwill impairment testing',
+  'foreign currency exchange rate risk',
+  'cybersecurity incident response',
+  'capital expenditures property and equipment',
+  'litigation and legal proceedings',
+  'dividends declared per share',
+  'operating lease liabilities',
+  'revenue recognition performance obligations',
+  'income tax provision effective rate',
+  'inventory valuation reserves',
+  'long-term debt senior notes maturities',
+  'employees headcount human capital',
+  'climate change regulation emissions',
+  'interest rate sensitivity',
+  'Tesla vehicle deliveries',
+  'Walmart comparable sales e-commerce',
 ];
 
 interface Options {
@@ -58,10 +72,15 @@ function readOptions(argv: string[]): Options {
     else if (!arg.startsWith('--') && !options.folder) options.folder = arg;
     else throw new BenchError(`unknown argument ${arg}`);
   }
-  if (!options.folder) throw new BenchError('usage: npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json] [--keep <dir> [--refit]]');
+  if (!options.folder)
+    throw new BenchError(
+      'usage: npm run bench:search -- <data folder> [--target-chunks 100000] [--rounds 3] [--json] [--keep <dir> [--refit]]',
+    );
   if (options.refit && !options.keep) throw new BenchError('--refit refits a kept database: give --keep <dir> too');
-  if (!Number.isInteger(options.targetChunks) || options.targetChunks < 1) throw new BenchError('--target-chunks must be a positive integer');
-  if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new BenchError('--rounds must be a positive integer');
+  if (!Number.isInteger(options.targetChunks) || options.targetChunks < 1)
+    throw new BenchError('--target-chunks must be a positive integer');
+  if (!Number.isInteger(options.rounds) || options.rounds < 1)
+    throw new BenchError('--rounds must be a positive integer');
   return options;
 }
 
@@ -73,10 +92,25 @@ interface SectionDocument {
   text: string;
 }
 
+/** A line of the filings corpus: one chunk of one section of one filing. */
+interface CorpusChunk {
+  filing_id: string;
+  section: string;
+  chunk_index: number;
+  text: string;
+  ticker: string;
+  company: string;
+  form: string;
+}
+
 /** One document per filing section, its chunks joined back in order. */
 function readFilings(folder: string): SectionDocument[] {
-  const rows = fs.readFileSync(path.join(folder, 'filings', 'corpus.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  const sections = new Map<string, { row: any; parts: string[] }>();
+  const rows = fs
+    .readFileSync(path.join(folder, 'filings', 'corpus.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CorpusChunk);
+  const sections = new Map<string, { row: CorpusChunk; parts: string[] }>();
   for (const row of rows) {
     const key = `${row.filing_id}#${row.section}`;
     const entry = sections.get(key) ?? { row, parts: [] };
@@ -84,7 +118,11 @@ function readFilings(folder: string): SectionDocument[] {
     sections.set(key, entry);
   }
   return [...sections.entries()].map(([key, { row, parts }]) => ({
-    ticker: row.ticker, company: row.company, title: key, docType: row.form === '10-Q' ? '10-Q' : '10-K', text: parts.filter(Boolean).join('\n\n'),
+    ticker: row.ticker,
+    company: row.company,
+    title: key,
+    docType: row.form === '10-Q' ? '10-Q' : '10-K',
+    text: parts.filter(Boolean).join('\n\n'),
   }));
 }
 
@@ -109,7 +147,12 @@ async function createCompany(database: Database, name: string, ticker: string): 
 }
 
 /** Ingests documents in order, stopping once `stopAtChunks` chunks are stored. */
-async function ingestAll(backend: SearchBackend, documents: Iterable<SectionDocument & { companyId: number }>, log: (m: string) => void, stopAtChunks = Infinity) {
+async function ingestAll(
+  backend: SearchBackend,
+  documents: Iterable<SectionDocument & { companyId: number }>,
+  log: (m: string) => void,
+  stopAtChunks = Infinity,
+) {
   const started = process.hrtime.bigint();
   let chunks = 0;
   let ingested = 0;
@@ -117,12 +160,25 @@ async function ingestAll(backend: SearchBackend, documents: Iterable<SectionDocu
     if (chunks >= stopAtChunks) break;
     const index = ingested;
     ingested += 1;
-    const result = await ingestDocument(backend, { companyId: document.companyId, title: document.title.slice(0, 300), docType: document.docType, content: document.text, format: 'TEXT' });
+    const result = await ingestDocument(backend, {
+      companyId: document.companyId,
+      title: document.title.slice(0, 300),
+      docType: document.docType,
+      content: document.text,
+      format: 'TEXT',
+    });
     if (result.created) chunks += result.document.chunkCount;
     if ((index + 1) % 200 === 0) log(`  ${index + 1} documents, ${chunks} chunks`);
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  return { documents: ingested, chunks, seconds, chunksPerSecond: chunks / seconds, fitSeconds: 0, duringRefit: null as null | Awaited<ReturnType<typeof timedRefit>>['during'] };
+  return {
+    documents: ingested,
+    chunks,
+    seconds,
+    chunksPerSecond: chunks / seconds,
+    fitSeconds: 0,
+    duringRefit: null as null | Awaited<ReturnType<typeof timedRefit>>['during'],
+  };
 }
 
 const PROBE_INTERVAL_MS = 250;
@@ -143,15 +199,31 @@ async function probeRequests(backend: SearchBackend, companyId: number, running:
     started = process.hrtime.bigint();
     // The run's start in the text: a probe identical to one of an earlier run would not be stored again, and `--refit`
     // needs the baseline probes' new chunks to change the corpus the model is fitted on.
-    await ingestDocument(backend, { companyId, title: `refit probe ${i}`, docType: 'other', content: `Probe paragraph ${i} of run ${RUN} written while the model is refitted.`, format: 'TEXT' });
+    await ingestDocument(backend, {
+      companyId,
+      title: `refit probe ${i}`,
+      docType: 'other',
+      content: `Probe paragraph ${i} of run ${RUN} written while the model is refitted.`,
+      format: 'TEXT',
+    });
     ingestions.push(millisecondsSince(started));
     await new Promise((resolve) => setTimeout(resolve, PROBE_INTERVAL_MS));
   }
   const longest = (values: number[]) => (values.length > 0 ? Math.max(...values) : 0);
-  const median = (values: number[]) => (values.length > 0 ? percentile([...values].sort((a, b) => a - b), 50) : 0);
+  const median = (values: number[]) =>
+    values.length > 0
+      ? percentile(
+          [...values].sort((a, b) => a - b),
+          50,
+        )
+      : 0;
   return {
-    searches: searches.length, longestSearchMs: longest(searches), medianSearchMs: median(searches),
-    ingestions: ingestions.length, longestIngestionMs: longest(ingestions), medianIngestionMs: median(ingestions),
+    searches: searches.length,
+    longestSearchMs: longest(searches),
+    medianSearchMs: median(searches),
+    ingestions: ingestions.length,
+    longestIngestionMs: longest(ingestions),
+    medianIngestionMs: median(ingestions),
   };
 }
 
@@ -171,7 +243,9 @@ async function timedRefit(backend: SearchBackend, companyId: number, log: (m: st
   const seconds = millisecondsSince(started) / 1000;
   const during = { ...(await probe), baseline };
   if (refitted) {
-    log(`  model fitted and every chunk re-embedded in ${seconds.toFixed(1)} s; meanwhile ${during.searches} searches (longest ${during.longestSearchMs.toFixed(0)} ms) and ${during.ingestions} ingestions (longest ${during.longestIngestionMs.toFixed(0)} ms)`);
+    log(
+      `  model fitted and every chunk re-embedded in ${seconds.toFixed(1)} s; meanwhile ${during.searches} searches (longest ${during.longestSearchMs.toFixed(0)} ms) and ${during.ingestions} ingestions (longest ${during.longestIngestionMs.toFixed(0)} ms)`,
+    );
   }
   return { fitSeconds: refitted ? seconds : 0, during };
 }
@@ -185,10 +259,21 @@ type Latency = Record<string, { p50: number; p95: number; max: number; queries: 
 /** The query kinds measured: every mode, for all companies and for one. */
 function queryKinds(backend: SearchBackend): Array<{ name: string; mode: SearchMode; filtered: boolean }> {
   const modes: SearchMode[] = backend.vectorAvailable ? ['TEXT', 'VECTOR', 'HYBRID'] : ['TEXT'];
-  return [false, true].flatMap((filtered) => modes.map((mode) => ({ name: `${filtered ? 'one company' : 'all companies'}/${mode.toLowerCase()}`, mode, filtered })));
+  return [false, true].flatMap((filtered) =>
+    modes.map((mode) => ({
+      name: `${filtered ? 'one company' : 'all companies'}/${mode.toLowerCase()}`,
+      mode,
+      filtered,
+    })),
+  );
 }
 
-async function timeQueries(backend: SearchBackend, { mode, filtered }: { mode: SearchMode; filtered: boolean }, rounds: number, companyId: number): Promise<Latency[string]> {
+async function timeQueries(
+  backend: SearchBackend,
+  { mode, filtered }: { mode: SearchMode; filtered: boolean },
+  rounds: number,
+  companyId: number,
+): Promise<Latency[string]> {
   const timings: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
     for (const query of QUERIES) {
@@ -198,7 +283,12 @@ async function timeQueries(backend: SearchBackend, { mode, filtered }: { mode: S
     }
   }
   timings.sort((a, b) => a - b);
-  return { p50: percentile(timings, 50), p95: percentile(timings, 95), max: timings[timings.length - 1], queries: timings.length };
+  return {
+    p50: percentile(timings, 50),
+    p95: percentile(timings, 95),
+    max: timings[timings.length - 1],
+    queries: timings.length,
+  };
 }
 
 async function measureQueries(backend: SearchBackend, rounds: number, companyId: number): Promise<Latency> {
@@ -230,13 +320,25 @@ async function buildIndex(database: Database, backend: SearchBackend, options: O
   const filings = readFilings(options.folder);
   const companyIds = new Map<string, number>();
   for (const document of filings) {
-    if (!companyIds.has(document.ticker)) companyIds.set(document.ticker, await createCompany(database, document.company, document.ticker));
+    if (!companyIds.has(document.ticker))
+      companyIds.set(document.ticker, await createCompany(database, document.company, document.ticker));
   }
   log(`stage 1: ${filings.length} filing sections of ${companyIds.size} companies`);
   const firstCompany = companyIds.get('AAPL') ?? [...companyIds.values()][0];
-  const real = await ingestAll(backend, filings.map((d) => ({ ...d, companyId: companyIds.get(d.ticker) as number })), log);
+  const real = await ingestAll(
+    backend,
+    filings.map((d) => ({ ...d, companyId: companyIds.get(d.ticker) as number })),
+    log,
+  );
   ({ fitSeconds: real.fitSeconds, during: real.duringRefit } = await timedRefit(backend, firstCompany, log));
-  const stages: Stage[] = [{ name: 'filings', totalChunks: real.chunks, ingestion: real, latency: await measureQueries(backend, options.rounds, firstCompany) }];
+  const stages: Stage[] = [
+    {
+      name: 'filings',
+      totalChunks: real.chunks,
+      ingestion: real,
+      latency: await measureQueries(backend, options.rounds, firstCompany),
+    },
+  ];
 
   let totalChunks = real.chunks;
   if (options.targetChunks > totalChunks) {
@@ -244,20 +346,36 @@ async function buildIndex(database: Database, backend: SearchBackend, options: O
     const paragraphs = filings.flatMap((d) => d.text.split(/\n\s*\n/)).filter((p) => p.length > 80);
     const next = random(42);
     const syntheticCompanies: number[] = [];
-    for (let i = 0; i < 200; i += 1) syntheticCompanies.push(await createCompany(database, `Synthetic company ${i}`, `SYN${i}`));
+    for (let i = 0; i < 200; i += 1)
+      syntheticCompanies.push(await createCompany(database, `Synthetic company ${i}`, `SYN${i}`));
     // Generated lazily: ingestion stops as soon as the target is reached.
     const synthetic = (function* () {
       for (let i = 0; ; i += 1) {
         const count = 5 + Math.floor(next() * 40);
-        const text = Array.from({ length: count }, () => paragraphs[Math.floor(next() * paragraphs.length)]).join('\n\n');
-        yield { ticker: '', company: '', title: `synthetic ${i}`, docType: 'other', text, companyId: syntheticCompanies[i % syntheticCompanies.length] };
+        const text = Array.from({ length: count }, () => paragraphs[Math.floor(next() * paragraphs.length)]).join(
+          '\n\n',
+        );
+        yield {
+          ticker: '',
+          company: '',
+          title: `synthetic ${i}`,
+          docType: 'other',
+          text,
+          companyId: syntheticCompanies[i % syntheticCompanies.length],
+        };
       }
     })();
     const grown = await ingestAll(backend, synthetic, log, options.targetChunks - totalChunks);
     ({ fitSeconds: grown.fitSeconds, during: grown.duringRefit } = await timedRefit(backend, firstCompany, log));
     totalChunks += grown.chunks;
-    if (options.keep) fs.writeFileSync(path.join(options.keep, KEPT_STATE), JSON.stringify({ firstCompany, totalChunks }));
-    stages.push({ name: 'synthetic scale-up', totalChunks, ingestion: grown, latency: await measureQueries(backend, options.rounds, firstCompany) });
+    if (options.keep)
+      fs.writeFileSync(path.join(options.keep, KEPT_STATE), JSON.stringify({ firstCompany, totalChunks }));
+    stages.push({
+      name: 'synthetic scale-up',
+      totalChunks,
+      ingestion: grown,
+      latency: await measureQueries(backend, options.rounds, firstCompany),
+    });
   } else if (options.keep) {
     fs.writeFileSync(path.join(options.keep, KEPT_STATE), JSON.stringify({ firstCompany, totalChunks }));
   }
@@ -269,9 +387,17 @@ async function buildIndex(database: Database, backend: SearchBackend, options: O
  * refit is due, then refitted with the probes as after a stage. (The probes stored by earlier runs change the sample,
  * so the fit is a new model, never the same one again.)
  */
-async function refitKept(database: Database, backend: SearchBackend, companyId: number, log: (m: string) => void): Promise<Stage> {
+async function refitKept(
+  database: Database,
+  backend: SearchBackend,
+  companyId: number,
+  log: (m: string) => void,
+): Promise<Stage> {
   const totalChunks = await countChunks(database);
-  await database.dataSource.query('UPDATE embedding_models SET corpus_chunks = floor($1 / 1.5) WHERE ready_at IS NOT NULL', [totalChunks]);
+  await database.dataSource.query(
+    'UPDATE embedding_models SET corpus_chunks = floor($1 / 1.5) WHERE ready_at IS NOT NULL',
+    [totalChunks],
+  );
   log(`refitting the built-in model on the kept ${totalChunks} chunks`);
   const { fitSeconds, during } = await timedRefit(backend, companyId, log);
   const ingestion = { documents: 0, chunks: 0, seconds: 0, chunksPerSecond: 0, fitSeconds, duringRefit: during };
@@ -309,10 +435,23 @@ function residentMb(pid: number | null): number | null {
 }
 
 /** The kept index warm: one pass of every query kind first (not counted), then the rounds. */
-async function measureKept(database: Database, backend: SearchBackend, rounds: number, companyId: number, cold: Latency): Promise<Stage> {
+async function measureKept(
+  database: Database,
+  backend: SearchBackend,
+  rounds: number,
+  companyId: number,
+  cold: Latency,
+): Promise<Stage> {
   await measureQueries(backend, 1, companyId);
   const latency = await measureQueries(backend, rounds, companyId);
-  return { name: 'kept index', totalChunks: await countChunks(database), ingestion: null, latency, cold, databaseRssMb: residentMb(database.childPid) };
+  return {
+    name: 'kept index',
+    totalChunks: await countChunks(database),
+    ingestion: null,
+    latency,
+    cold,
+    databaseRssMb: residentMb(database.childPid),
+  };
 }
 
 async function main(): Promise<void> {
@@ -322,20 +461,37 @@ async function main(): Promise<void> {
   const dataDir = options.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'fis-search-bench-'));
   if (options.keep) fs.mkdirSync(dataDir, { recursive: true });
   else teardown.add('remove temp dir', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const kept = options.keep && fs.existsSync(path.join(dataDir, KEPT_STATE))
-    ? (JSON.parse(fs.readFileSync(path.join(dataDir, KEPT_STATE), 'utf8')) as { firstCompany: number; totalChunks: number })
-    : null;
+  const kept =
+    options.keep && fs.existsSync(path.join(dataDir, KEPT_STATE))
+      ? (JSON.parse(fs.readFileSync(path.join(dataDir, KEPT_STATE), 'utf8')) as {
+          firstCompany: number;
+          totalChunks: number;
+        })
+      : null;
   try {
     const serverUrl = process.env.DATABASE_URL?.trim() || null;
     if (serverUrl && options.keep) throw new BenchError('--keep keeps an embedded database; leave DATABASE_URL unset');
     const throwaway = serverUrl ? await createThrowawayDatabase(serverUrl, teardown) : null;
-    const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: throwaway?.url, SEED_DEMO_DATA: 'false', LOG_LEVEL: 'error' });
+    const config = loadConfig({
+      ...process.env,
+      DATA_DIR: dataDir,
+      DATABASE_URL: throwaway?.url,
+      SEED_DEMO_DATA: 'false',
+      LOG_LEVEL: 'error',
+    });
     const open = async () => {
       const database = await openDatabase(config, createLogger('error'));
       await withStartupLock(database, (runner) => migrate(database, runner));
       // Bulk loading: the built-in model is fitted once after each stage (timed), not again and again as it grows.
       const backend = await prepareSearch(database, config, createLogger('error'), { backgroundRefit: false });
-      return { database, backend, close: async () => { await backend.models.close(); await database.close(); } };
+      return {
+        database,
+        backend,
+        close: async () => {
+          await backend.models.close();
+          await database.close();
+        },
+      };
     };
     // A kept index is measured cold first: each query kind right after the database started, its buffers empty.
     const cold = kept && !options.refit ? await measureCold(open, kept.firstCompany, log) : undefined;
@@ -343,36 +499,65 @@ async function main(): Promise<void> {
     teardown.add('close database', close);
 
     const stages = kept
-      ? [options.refit ? await refitKept(database, backend, kept.firstCompany, log) : await measureKept(database, backend, options.rounds, kept.firstCompany, cold as Latency)]
+      ? [
+          options.refit
+            ? await refitKept(database, backend, kept.firstCompany, log)
+            : await measureKept(database, backend, options.rounds, kept.firstCompany, cold as Latency),
+        ]
       : await buildIndex(database, backend, options, log);
 
-    const report = { database: throwaway?.description ?? 'embedded PostgreSQL (PGlite)', embedder: (await backend.models.current())?.model ?? 'none', vector: backend.vectorAvailable, stages };
+    const report = {
+      database: throwaway?.description ?? 'embedded PostgreSQL (PGlite)',
+      embedder: (await backend.models.current())?.model ?? 'none',
+      vector: backend.vectorAvailable,
+      stages,
+    };
     if (options.json) {
       process.stdout.write(`${JSON.stringify(report)}\n`);
       return;
     }
-    process.stdout.write(`\nsearch benchmark: ${report.database}, embedder ${report.embedder}${report.vector ? '' : ' (no pgvector: text leg only)'}\n`);
+    process.stdout.write(
+      `\nsearch benchmark: ${report.database}, embedder ${report.embedder}${report.vector ? '' : ' (no pgvector: text leg only)'}\n`,
+    );
     for (const stage of stages) {
       const { ingestion } = stage;
-      if (!ingestion || ingestion.documents === 0) process.stdout.write(`\n${stage.name}: ${stage.totalChunks} chunks, reused from ${dataDir}\n`);
-      else process.stdout.write(`\n${stage.name}: ${ingestion.documents} documents, ${ingestion.chunks} chunks in ${ingestion.seconds.toFixed(1)} s = ${ingestion.chunksPerSecond.toFixed(0)} chunks/s; index now ${stage.totalChunks} chunks\n`);
-      if (ingestion && ingestion.fitSeconds > 0) process.stdout.write(`built-in model refitted on ${stage.totalChunks} chunks and every chunk re-embedded: ${ingestion.fitSeconds.toFixed(1)} s\n`);
+      if (!ingestion || ingestion.documents === 0)
+        process.stdout.write(`\n${stage.name}: ${stage.totalChunks} chunks, reused from ${dataDir}\n`);
+      else
+        process.stdout.write(
+          `\n${stage.name}: ${ingestion.documents} documents, ${ingestion.chunks} chunks in ${ingestion.seconds.toFixed(1)} s = ${ingestion.chunksPerSecond.toFixed(0)} chunks/s; index now ${stage.totalChunks} chunks\n`,
+        );
+      if (ingestion && ingestion.fitSeconds > 0)
+        process.stdout.write(
+          `built-in model refitted on ${stage.totalChunks} chunks and every chunk re-embedded: ${ingestion.fitSeconds.toFixed(1)} s\n`,
+        );
       const during = ingestion?.duringRefit;
       if (during && ingestion && ingestion.fitSeconds > 0) {
-        process.stdout.write(`during the refit: ${during.searches} hybrid searches, longest ${during.longestSearchMs.toFixed(0)} ms (median ${during.medianSearchMs.toFixed(0)}); ${during.ingestions} ingestions, longest ${during.longestIngestionMs.toFixed(0)} ms (median ${during.medianIngestionMs.toFixed(0)})\n`);
+        process.stdout.write(
+          `during the refit: ${during.searches} hybrid searches, longest ${during.longestSearchMs.toFixed(0)} ms (median ${during.medianSearchMs.toFixed(0)}); ${during.ingestions} ingestions, longest ${during.longestIngestionMs.toFixed(0)} ms (median ${during.medianIngestionMs.toFixed(0)})\n`,
+        );
         const { baseline } = during;
-        process.stdout.write(`the same probes before the refit: ${baseline.searches} hybrid searches, longest ${baseline.longestSearchMs.toFixed(0)} ms (median ${baseline.medianSearchMs.toFixed(0)}); ${baseline.ingestions} ingestions, longest ${baseline.longestIngestionMs.toFixed(0)} ms (median ${baseline.medianIngestionMs.toFixed(0)})\n`);
+        process.stdout.write(
+          `the same probes before the refit: ${baseline.searches} hybrid searches, longest ${baseline.longestSearchMs.toFixed(0)} ms (median ${baseline.medianSearchMs.toFixed(0)}); ${baseline.ingestions} ingestions, longest ${baseline.longestIngestionMs.toFixed(0)} ms (median ${baseline.medianIngestionMs.toFixed(0)})\n`,
+        );
       }
       if (Object.keys(stage.latency).length === 0) continue;
       const table = (title: string, latency: Latency) => {
-        process.stdout.write(`${title.padEnd(24)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'max ms'.padStart(9)}${'runs'.padStart(7)}\n`);
+        process.stdout.write(
+          `${title.padEnd(24)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'max ms'.padStart(9)}${'runs'.padStart(7)}\n`,
+        );
         for (const [name, figures] of Object.entries(latency)) {
-          process.stdout.write(`${name.padEnd(24)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${figures.max.toFixed(1).padStart(9)}${String(figures.queries).padStart(7)}\n`);
+          process.stdout.write(
+            `${name.padEnd(24)}${figures.p50.toFixed(1).padStart(9)}${figures.p95.toFixed(1).padStart(9)}${figures.max.toFixed(1).padStart(9)}${String(figures.queries).padStart(7)}\n`,
+          );
         }
       };
       if (stage.cold) table('cold (top 10)', stage.cold);
       table(stage.cold ? 'warm (top 10)' : 'query (top 10)', stage.latency);
-      if (stage.databaseRssMb) process.stdout.write(`embedded database process: ${stage.databaseRssMb.toFixed(0)} MB resident after the queries\n`);
+      if (stage.databaseRssMb)
+        process.stdout.write(
+          `embedded database process: ${stage.databaseRssMb.toFixed(0)} MB resident after the queries\n`,
+        );
     }
   } finally {
     const failures = await teardown.runAll();

@@ -1,6 +1,6 @@
 /** The requests the benchmarks time, written once so the bench, the profile and the peer answer the same page. */
 
-/** The nested page of issue 18: companies × their last four fiscal years × three statements (5 + 4 + 3 fields). */
+/** The nested page: companies × their last four fiscal years × three statements (5 + 4 + 3 fields). */
 export function nestedPageQuery(pageSize: number): string {
   return `{
   companies(limit: ${pageSize}) {

@@ -15,19 +15,54 @@ function amounts(columns: string[]): string {
 }
 
 const INCOME_COLUMNS = [
-  'revenue', 'cost_of_revenue', 'gross_profit', 'research_and_development', 'selling_general_and_administrative',
-  'operating_expenses', 'operating_income', 'interest_expense', 'income_before_tax', 'income_tax_expense', 'net_income',
-  'eps_basic', 'eps_diluted', 'shares_basic', 'shares_diluted', 'depreciation_and_amortization', 'ebitda',
+  'revenue',
+  'cost_of_revenue',
+  'gross_profit',
+  'research_and_development',
+  'selling_general_and_administrative',
+  'operating_expenses',
+  'operating_income',
+  'interest_expense',
+  'income_before_tax',
+  'income_tax_expense',
+  'net_income',
+  'eps_basic',
+  'eps_diluted',
+  'shares_basic',
+  'shares_diluted',
+  'depreciation_and_amortization',
+  'ebitda',
 ];
 const BALANCE_COLUMNS = [
-  'cash_and_equivalents', 'short_term_investments', 'receivables', 'inventory', 'total_current_assets', 'ppe_net',
-  'goodwill_and_intangibles', 'total_assets', 'accounts_payable', 'short_term_debt', 'total_current_liabilities',
-  'long_term_debt', 'total_liabilities', 'retained_earnings', 'total_equity',
+  'cash_and_equivalents',
+  'short_term_investments',
+  'receivables',
+  'inventory',
+  'total_current_assets',
+  'ppe_net',
+  'goodwill_and_intangibles',
+  'total_assets',
+  'accounts_payable',
+  'short_term_debt',
+  'total_current_liabilities',
+  'long_term_debt',
+  'total_liabilities',
+  'retained_earnings',
+  'total_equity',
 ];
 const CASH_FLOW_COLUMNS = [
-  'net_income', 'depreciation_and_amortization', 'stock_based_compensation', 'change_in_working_capital',
-  'operating_cash_flow', 'capital_expenditure', 'investing_cash_flow', 'dividends_paid', 'share_repurchases',
-  'financing_cash_flow', 'net_change_in_cash', 'free_cash_flow',
+  'net_income',
+  'depreciation_and_amortization',
+  'stock_based_compensation',
+  'change_in_working_capital',
+  'operating_cash_flow',
+  'capital_expenditure',
+  'investing_cash_flow',
+  'dividends_paid',
+  'share_repurchases',
+  'financing_cash_flow',
+  'net_change_in_cash',
+  'free_cash_flow',
 ];
 
 /** Companies and the three statements; one row per (company, fiscal period) in each statement table. */
@@ -60,7 +95,9 @@ export class CoreSchema1763800000000 implements MigrationInterface {
     ];
     for (const [table, columns] of tables) {
       await runner.query(`CREATE TABLE IF NOT EXISTS ${table} (${PERIOD_COLUMNS}${amounts(columns)}\n)`);
-      await runner.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${table}_company_period_key ON ${table} (company_id, period)`);
+      await runner.query(
+        `CREATE UNIQUE INDEX IF NOT EXISTS ${table}_company_period_key ON ${table} (company_id, period)`,
+      );
     }
   }
 

@@ -23,7 +23,9 @@ export class Documents1763900000000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     // The same text for the same company is one document: ingestion finds it here instead of storing it twice.
-    await runner.query('CREATE UNIQUE INDEX IF NOT EXISTS documents_company_content_key ON documents (company_id, content_hash)');
+    await runner.query(
+      'CREATE UNIQUE INDEX IF NOT EXISTS documents_company_content_key ON documents (company_id, content_hash)',
+    );
     await runner.query(`
       CREATE TABLE IF NOT EXISTS document_chunks (
         id serial PRIMARY KEY,
@@ -34,7 +36,9 @@ export class Documents1763900000000 implements MigrationInterface {
         search_vector tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED,
         UNIQUE (document_id, ordinal)
       )`);
-    await runner.query('CREATE INDEX IF NOT EXISTS document_chunks_search_idx ON document_chunks USING gin (search_vector)');
+    await runner.query(
+      'CREATE INDEX IF NOT EXISTS document_chunks_search_idx ON document_chunks USING gin (search_vector)',
+    );
     await runner.query('CREATE INDEX IF NOT EXISTS document_chunks_company_idx ON document_chunks (company_id)');
   }
 

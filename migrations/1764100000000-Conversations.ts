@@ -20,7 +20,9 @@ export class Conversations1764100000000 implements MigrationInterface {
         content text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await runner.query('CREATE INDEX IF NOT EXISTS conversation_messages_conversation_idx ON conversation_messages (conversation_id, id)');
+    await runner.query(
+      'CREATE INDEX IF NOT EXISTS conversation_messages_conversation_idx ON conversation_messages (conversation_id, id)',
+    );
   }
 
   async down(runner: QueryRunner): Promise<void> {

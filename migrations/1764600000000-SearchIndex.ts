@@ -15,7 +15,9 @@ export class SearchIndex1764600000000 implements MigrationInterface {
     await runner.query('ALTER TABLE document_chunks ADD COLUMN IF NOT EXISTS section varchar(300)');
     await runner.query('ALTER TABLE document_chunks ADD COLUMN IF NOT EXISTS context varchar(1000)');
     await runner.query('ALTER TABLE document_chunks ADD COLUMN IF NOT EXISTS term_count integer');
-    await runner.query(`CREATE INDEX IF NOT EXISTS document_chunks_unindexed_idx ON document_chunks (document_id) WHERE term_count IS NULL`);
+    await runner.query(
+      `CREATE INDEX IF NOT EXISTS document_chunks_unindexed_idx ON document_chunks (document_id) WHERE term_count IS NULL`,
+    );
     await runner.query(`
       CREATE TABLE IF NOT EXISTS search_terms (
         term varchar(100) PRIMARY KEY,
@@ -78,8 +80,12 @@ export class SearchIndex1764600000000 implements MigrationInterface {
     await runner.query('DROP TRIGGER IF EXISTS document_chunks_leave_search_index ON document_chunks');
     await runner.query('DROP FUNCTION IF EXISTS search_index_forget_all()');
     await runner.query('DROP FUNCTION IF EXISTS search_index_forget_chunks()');
-    await runner.query(`ALTER TABLE document_chunks ADD COLUMN IF NOT EXISTS search_vector tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED`);
-    await runner.query('CREATE INDEX IF NOT EXISTS document_chunks_search_idx ON document_chunks USING gin (search_vector)');
+    await runner.query(
+      `ALTER TABLE document_chunks ADD COLUMN IF NOT EXISTS search_vector tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED`,
+    );
+    await runner.query(
+      'CREATE INDEX IF NOT EXISTS document_chunks_search_idx ON document_chunks USING gin (search_vector)',
+    );
     await runner.query('DROP TABLE IF EXISTS chunk_postings');
     await runner.query('DROP TABLE IF EXISTS search_corpus_stats');
     await runner.query('DROP TABLE IF EXISTS search_terms');

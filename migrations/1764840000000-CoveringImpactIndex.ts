@@ -11,7 +11,9 @@ export class CoveringImpactIndex1764840000000 implements MigrationInterface {
   name = 'CoveringImpactIndex1764840000000';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query('CREATE INDEX IF NOT EXISTS chunk_postings_impact_chunk_idx ON chunk_postings (term, impact DESC) INCLUDE (chunk_id)');
+    await runner.query(
+      'CREATE INDEX IF NOT EXISTS chunk_postings_impact_chunk_idx ON chunk_postings (term, impact DESC) INCLUDE (chunk_id)',
+    );
     await runner.query('DROP INDEX IF EXISTS chunk_postings_impact_idx');
   }
 

@@ -6,8 +6,8 @@ import { match, type MatchFunction } from 'path-to-regexp';
 import { CompiledExecution } from '../src/graphql/compiled-execution';
 import { AppError, isErrorCode, toAppError } from '../src/shared/errors';
 import { startSseStream, writeSseEvent } from '../src/shared/sse';
-import { appErrorOf } from '../src/graphql/errors';
-import { RETRY_AFTER_SECONDS } from '../src/db/database-unavailable';
+import { appErrorOf } from '../src/graphql/graphql-errors';
+import { RETRY_AFTER_SECONDS } from '../src/shared/database-unavailable';
 import { restCase, snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
@@ -47,14 +47,23 @@ export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
     const document = parse(source);
     const errors = validate(schema, document);
     if (errors.length > 0) {
-      throw new Error(`REST operation ${route.operation} does not match the schema: ${errors.map((e) => e.message).join('; ')}`);
+      throw new Error(
+        `REST operation ${route.operation} does not match the schema: ${errors.map((e) => e.message).join('; ')}`,
+      );
     }
     // The stored operation runs its declaration's root field alone: no other field may ride on the route's role and budget.
     const fields = rootFields(document);
     if (fields.length !== 1 || fields[0] !== rootFieldOf(route)) {
-      throw new Error(`REST operation ${route.operation} must select exactly its root field ${rootFieldOf(route)}, selects ${fields.join(', ')}`);
+      throw new Error(
+        `REST operation ${route.operation} must select exactly its root field ${rootFieldOf(route)}, selects ${fields.join(', ')}`,
+      );
     }
-    return { route, matchPath: match<Record<string, string>>(route.path, { decode: decodeSegment }), input: new RestInput(route), document };
+    return {
+      route,
+      matchPath: match<Record<string, string>>(route.path, { decode: decodeSegment }),
+      input: new RestInput(route),
+      document,
+    };
   });
 }
 
@@ -105,14 +114,25 @@ function raise(event: RestEvent): never {
   const { code, message } = event.payload;
   // An error event carries no headers: a 503 (database away, AI slots busy) gets its Retry-After here.
   const headers = code === 'SERVICE_UNAVAILABLE' ? { 'retry-after': String(RETRY_AFTER_SECONDS) } : undefined;
-  throw new AppError(isErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR', typeof message === 'string' ? message : 'Internal server error', undefined, headers);
+  throw new AppError(
+    isErrorCode(code) ? code : 'INTERNAL_SERVER_ERROR',
+    typeof message === 'string' ? message : 'Internal server error',
+    undefined,
+    headers,
+  );
 }
 
 /**
  * Serves a subscription of events. A failure before the first event (bad input, unknown company) is an ordinary
  * error response; after that, a stream reports it as an `error` event. Without streaming, `done` is the `data`.
  */
-async function serveEvents(res: ServerResponse, route: RestRoute, result: EventResult, streamed: boolean, reporting: Reporting): Promise<void> {
+async function serveEvents(
+  res: ServerResponse,
+  route: RestRoute,
+  result: EventResult,
+  streamed: boolean,
+  reporting: Reporting,
+): Promise<void> {
   if (!(Symbol.asyncIterator in result)) throw toRestError(result.errors, reporting);
   const events = result[Symbol.asyncIterator]();
   const nextEvent = async (): Promise<RestEvent> => {
@@ -181,9 +201,18 @@ export function createRestFacade(
     async handle(req, res, url) {
       const principal = await guard.principal(req, res);
       if (url.pathname === '/v1/openapi.json') {
-        if (req.method !== 'GET' && req.method !== 'HEAD') throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on /v1/openapi.json; use GET`, undefined, { allow: 'GET' });
+        if (req.method !== 'GET' && req.method !== 'HEAD')
+          throw new AppError(
+            'METHOD_NOT_ALLOWED',
+            `Method ${req.method} is not allowed on /v1/openapi.json; use GET`,
+            undefined,
+            { allow: 'GET' },
+          );
         await guard.limit(req, res, 'reads');
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' });
+        res.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'cache-control': 'public, max-age=300',
+        });
         res.end(openApi);
         return;
       }
@@ -196,10 +225,21 @@ export function createRestFacade(
       const method = req.method === 'HEAD' ? 'GET' : req.method;
       const match = matches.find(({ compiled }) => compiled.route.method === method);
       if (!match) {
-        const allow = [...new Set(matches.flatMap(({ compiled }) => (compiled.route.method === 'GET' ? ['GET', 'HEAD'] : [compiled.route.method])))].join(', ');
-        throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${url.pathname}; use ${allow}`, undefined, {
-          allow,
-        });
+        const allow = [
+          ...new Set(
+            matches.flatMap(({ compiled }) =>
+              compiled.route.method === 'GET' ? ['GET', 'HEAD'] : [compiled.route.method],
+            ),
+          ),
+        ].join(', ');
+        throw new AppError(
+          'METHOD_NOT_ALLOWED',
+          `Method ${req.method} is not allowed on ${url.pathname}; use ${allow}`,
+          undefined,
+          {
+            allow,
+          },
+        );
       }
       const { route, document, input: routeInput } = match.compiled;
       metrics?.label(res, route.path);
@@ -212,7 +252,9 @@ export function createRestFacade(
       await guard.limit(req, res, route.declaration.rateClass);
       // The role is settled before the body is read: a caller without it learns nothing about what a body should be.
       requireRole({ principal, publicReads: limits.publicReads }, route.declaration.role);
-      const body = routeInput.hasBody ? await readJsonBody(req, route.documentBody ? limits.maxDocumentBytes : limits.maxBodyBytes) : undefined;
+      const body = routeInput.hasBody
+        ? await readJsonBody(req, route.documentBody ? limits.maxDocumentBytes : limits.maxBodyBytes)
+        : undefined;
       const input = routeInput.read(match.params, url.searchParams, body);
       const csv = route.csv === true && wantsCsv((input.format as string | undefined) ?? null, req.headers.accept);
       const variables = { ...operationVariables(schema, document, input), ...route.extraVariables(input) };
@@ -225,7 +267,13 @@ export function createRestFacade(
       const contextValue = createContext({ principal, signal: controller.signal, requestId });
       if (route.events) {
         const streamed = req.headers.accept?.includes('text/event-stream') || input.stream === true;
-        await serveEvents(res, route, await subscribe({ schema, document, variableValues: variables, contextValue }), streamed, { logger, requestId });
+        await serveEvents(
+          res,
+          route,
+          await subscribe({ schema, document, variableValues: variables, contextValue }),
+          streamed,
+          { logger, requestId },
+        );
         return;
       }
       const result = await execution.execute({ document, variableValues: variables, contextValue });
@@ -233,7 +281,11 @@ export function createRestFacade(
       const data = route.pick(result.data as Record<string, unknown>, input);
       const meta = route.meta?.(result.data as Record<string, unknown>);
       if (csv) return sendCsv(res, restCase(data), meta as { total?: number } | undefined);
-      sendJson(res, route.statusOf(result.data as Record<string, unknown>), { success: true, data: restCase(data), ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }) });
+      sendJson(res, route.statusOf(result.data as Record<string, unknown>), {
+        success: true,
+        data: restCase(data),
+        ...(meta === undefined ? {} : { meta: snakeCaseKeys(meta) }),
+      });
     },
   };
 }

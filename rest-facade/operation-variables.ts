@@ -1,6 +1,14 @@
 import {
-  getNullableType, isEnumType, isInputObjectType, isListType, typeFromAST,
-  type DocumentNode, type GraphQLInputType, type GraphQLSchema, type OperationDefinitionNode, type TypeNode,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  typeFromAST,
+  type DocumentNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type TypeNode,
 } from 'graphql';
 import { snakeCase } from '../src/shared/case';
 
@@ -13,7 +21,9 @@ function toGraphQL(type: GraphQLInputType, value: unknown): unknown {
   if (isListType(inner)) return Array.isArray(value) ? value.map((item) => toGraphQL(inner.ofType, item)) : value;
   if (isEnumType(inner)) return typeof value === 'string' ? value.toUpperCase() : value;
   if (isInputObjectType(inner) && typeof value === 'object') {
-    const fields = Object.values(inner.getFields()).map((field) => [field.name, toGraphQL(field.type, (value as Json)[snakeCase(field.name)])] as const);
+    const fields = Object.values(inner.getFields()).map(
+      (field) => [field.name, toGraphQL(field.type, (value as Json)[snakeCase(field.name)])] as const,
+    );
     return Object.fromEntries(fields.filter(([, inner]) => inner !== undefined));
   }
   return value;

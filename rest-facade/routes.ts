@@ -30,7 +30,8 @@ function found<T>(value: T | null | undefined, message: string): T {
 }
 
 /** A declaration's message with `{name}` replaced by the input's value. */
-const fill = (template: string, input: Json) => template.replace(/\{(\w+)\}/g, (_, name: string) => String(input[name]));
+const fill = (template: string, input: Json) =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => String(input[name]));
 
 /** The value at a dotted path; the first field null is the declared 404. */
 function pickPath(declared: RestDeclaration, result: Json, input: Json): unknown {
@@ -48,13 +49,16 @@ function statementBehaviour(field: string, noun: string): Behaviour {
   return {
     extraVariables: (input) => {
       if (history(input) && input.period !== undefined) {
-        throw new AppError('BAD_USER_INPUT', 'Ask for one period (period) or several (type and limit), not both', { field: 'period' });
+        throw new AppError('BAD_USER_INPUT', 'Ask for one period (period) or several (type and limit), not both', {
+          field: 'period',
+        });
       }
       return { history: history(input) };
     },
     pick: (result, input) => {
       const company = found(result.company as Json | null, fill('No company with id {id}', input));
-      if (history(input)) return (company.statements as Json[]).map((period) => period[field]).filter((row) => row !== null);
+      if (history(input))
+        return (company.statements as Json[]).map((period) => period[field]).filter((row) => row !== null);
       const period = input.period === undefined ? 'any quarter' : `period ${String(input.period)}`;
       return found(company[field], `Company ${String(input.id)} has no ${noun} for ${period}`);
     },
@@ -69,7 +73,13 @@ const BEHAVIOURS: Readonly<Record<string, Behaviour>> = {
   // Ingestion is idempotent: the document already stored is a 200, a new one 201.
   ingestDocument: { statusOf: (result) => ((result.ingestDocument as Json).created ? 201 : 200) },
   // A ratio's key as REST names it everywhere else (the ratios route's keys).
-  ratioDefinitions: { pick: (result) => (result.ratioDefinitions as Array<{ key: string }>).map((definition) => ({ ...definition, key: snakeCase(definition.key) })) },
+  ratioDefinitions: {
+    pick: (result) =>
+      (result.ratioDefinitions as Array<{ key: string }>).map((definition) => ({
+        ...definition,
+        key: snakeCase(definition.key),
+      })),
+  },
 };
 
 function routeOf(declaration: OperationDeclaration): RestRoute {
@@ -79,8 +89,12 @@ function routeOf(declaration: OperationDeclaration): RestRoute {
     ...rest,
     declaration,
     extraVariables: () => ({}),
-    pick: rest.page ? (result, input) => (pickPath(rest, result, input) as Json).items : (result, input) => pickPath(rest, result, input),
-    ...(rest.page ? { meta: (result: Json) => Object.fromEntries(Object.entries(page(result)).filter(([key]) => key !== 'items')) } : {}),
+    pick: rest.page
+      ? (result, input) => (pickPath(rest, result, input) as Json).items
+      : (result, input) => pickPath(rest, result, input),
+    ...(rest.page
+      ? { meta: (result: Json) => Object.fromEntries(Object.entries(page(result)).filter(([key]) => key !== 'items')) }
+      : {}),
     statusOf: () => rest.status ?? 200,
     ...BEHAVIOURS[declaration.name],
   };

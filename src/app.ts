@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { RETRY_AFTER_SECONDS } from './db/database-unavailable';
+import { RETRY_AFTER_SECONDS } from './shared/database-unavailable';
 import type { AppConfig } from './config/config';
 import type { Logger } from './shared/logger';
 import { openDatabase, migrate, withStartupLock, type Database } from './db/database';
@@ -18,8 +18,8 @@ import { createAiService } from './ai/create-ai-service';
 import { createStreamHandler } from './graphql/stream-handler';
 import { STREAM_ENDPOINT } from './graphql/schema';
 import { Authenticator, sameSecret } from './auth/authenticator';
-import { createAuthRoutes } from './auth/auth-routes';
-import { createTokenEndpoint, sendOAuthError } from './auth/oauth-token';
+import { createAuthRoutes } from './http/auth-routes';
+import { createTokenEndpoint, sendOAuthError } from './http/oauth-token';
 import type { TokenSettings } from './auth/tokens';
 import { RequestGuard } from './http/guard';
 import { ClientAddresses } from './http/client-address';
@@ -28,7 +28,7 @@ import { RedisRateStore } from './limits/redis-rate-store';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { keepOrStoreSecret } from './auth/service-secret.repository';
-import { ensureFirstAdminKey } from './auth/api-keys';
+import { ensureFirstAdminKey, ensureWebApiKey } from './auth/api-keys';
 import { Metrics } from './http/metrics';
 import { GRAPHIQL_ASSETS, serveGraphiQLAsset } from './graphql/graphiql';
 
@@ -48,7 +48,9 @@ export interface App {
 
 function onlyGet(method: string | undefined, path: string): void {
   if (method !== 'GET' && method !== 'HEAD') {
-    throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; use GET`, undefined, { allow: 'GET' });
+    throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; use GET`, undefined, {
+      allow: 'GET',
+    });
   }
 }
 
@@ -60,7 +62,10 @@ async function serveHealth(req: IncomingMessage, res: ServerResponse, database: 
   onlyGet(req.method, '/healthz');
   const state = database.health.state;
   if (state === 'failed') {
-    throw new AppError('SERVICE_UNAVAILABLE', 'The database could not be restarted; the process is exiting', { status: 'failed', database: state });
+    throw new AppError('SERVICE_UNAVAILABLE', 'The database could not be restarted; the process is exiting', {
+      status: 'failed',
+      database: state,
+    });
   }
   sendOk(res, state === 'up' ? { status: 'ok' } : { status: 'recovering', database: state });
 }
@@ -72,9 +77,14 @@ async function serveHealth(req: IncomingMessage, res: ServerResponse, database: 
 async function serveReadiness(req: IncomingMessage, res: ServerResponse, database: Database): Promise<void> {
   onlyGet(req.method, '/readyz');
   const notReady = () =>
-    new AppError('SERVICE_UNAVAILABLE', 'The database is not answering', { status: 'not_ready', database: database.kind, state: database.health.state }, {
-      'retry-after': String(RETRY_AFTER_SECONDS),
-    });
+    new AppError(
+      'SERVICE_UNAVAILABLE',
+      'The database is not answering',
+      { status: 'not_ready', database: database.kind, state: database.health.state },
+      {
+        'retry-after': String(RETRY_AFTER_SECONDS),
+      },
+    );
   if (database.health.state !== 'up') throw notReady();
   try {
     await database.dataSource.query('SELECT 1');
@@ -87,7 +97,11 @@ async function serveReadiness(req: IncomingMessage, res: ServerResponse, databas
 
 /** Connections of the database pool, for the metrics (the pg pool behind TypeORM). */
 function poolFigures(database: Database): { total: number; idle: number; waiting: number } | null {
-  const pool = (database.dataSource.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number } }).master;
+  const pool = (
+    database.dataSource.driver as unknown as {
+      master?: { totalCount: number; idleCount: number; waitingCount: number };
+    }
+  ).master;
   return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
 }
 
@@ -96,7 +110,8 @@ function poolFigures(database: Database): { total: number; idle: number; waiting
  * another instance on the same database keeps tokens and sessions valid.
  */
 async function tokenSettings(config: AppConfig, manager: EntityManager): Promise<TokenSettings> {
-  const secret = config.jwtSecret ?? (await keepOrStoreSecret(manager, 'jwt_secret', randomBytes(32).toString('base64url')));
+  const secret =
+    config.jwtSecret ?? (await keepOrStoreSecret(manager, 'jwt_secret', randomBytes(32).toString('base64url')));
   return {
     secret: new TextEncoder().encode(secret),
     issuer: config.jwtIssuer,
@@ -110,7 +125,9 @@ function metricsHandler(metrics: Metrics, token: string | null) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     onlyGet(req.method, '/metrics');
     if (token !== null && !sameSecret(req.headers.authorization ?? '', `Bearer ${token}`)) {
-      throw new AppError('UNAUTHENTICATED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, { 'www-authenticate': 'Bearer realm="metrics"' });
+      throw new AppError('UNAUTHENTICATED', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>', undefined, {
+        'www-authenticate': 'Bearer realm="metrics"',
+      });
     }
     const body = await metrics.registry.metrics();
     res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' });
@@ -150,7 +167,9 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
         const report = await seedIfEmpty(runner.manager);
         if (report) logger.info('seeded demo data', { ...report });
       }
-      return { firstAdminKey: await ensureFirstAdminKey(runner.manager, config.adminApiKey), tokens: await tokenSettings(config, runner.manager) };
+      const firstAdminKey = await ensureFirstAdminKey(runner.manager, config.adminApiKey);
+      await ensureWebApiKey(runner.manager, config.webApiKey);
+      return { firstAdminKey, tokens: await tokenSettings(config, runner.manager) };
     });
     if (!database.vectorAvailable) {
       logger.warn('pgvector is not installed on this PostgreSQL server: search runs on full text only');
@@ -166,7 +185,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       ai: createAiService(database.dataSource, search, config, logger, {
         onOutcome: (outcome, requestId) => {
           metrics.aiCalls.inc({ writer: config.openaiApiKey ? 'llm' : 'builtin', outcome });
-          if (outcome === 'cancelled') logger.info('generation cancelled', { requestId, writer: config.openaiApiKey ? 'llm' : 'builtin' });
+          if (outcome === 'cancelled')
+            logger.info('generation cancelled', { requestId, writer: config.openaiApiKey ? 'llm' : 'builtin' });
         },
         shutdown: shutdownDeadline.signal,
       }),
@@ -174,8 +194,15 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     };
     if (config.seedDemoData) {
       // One fit for the whole demo corpus, not one per document.
-      const documents = await services.search.models.bulk(() => seedDemoDocuments(services.search), (added) => added > 0);
-      if (documents > 0) logger.info('seeded demo documents', { documents, model: (await services.search.models.current())?.model ?? null });
+      const documents = await services.search.models.bulk(
+        () => seedDemoDocuments(services.search),
+        (added) => added > 0,
+      );
+      if (documents > 0)
+        logger.info('seeded demo documents', {
+          documents,
+          model: (await services.search.models.current())?.model ?? null,
+        });
     }
     // After migrations and seeding (bulk writes) the planner needs statistics; the embedded database never gathers them itself.
     await maintainEmbeddedTables(database, logger);
@@ -183,9 +210,12 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
     const authenticator = new Authenticator(database.dataSource, tokens);
     if (config.databaseUrl && !config.redisUrl) {
       // A shared database invites a second instance, and each instance would then grant the whole budget again.
-      logger.warn('rate limits are per instance: without REDIS_URL every instance on this database counts its own budgets', {
-        rateLimitStore: 'memory',
-      });
+      logger.warn(
+        'rate limits are per instance: without REDIS_URL every instance on this database counts its own budgets',
+        {
+          rateLimitStore: 'memory',
+        },
+      );
     }
     const limiter = new RateLimiter(config.rateLimits, await rateStore(config, logger));
     const guard = new RequestGuard(authenticator, limiter, new ClientAddresses(config.trustProxy));
@@ -197,8 +227,26 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
       production: config.environment === 'production',
       limits: config.graphqlLimits,
     });
-    const rest = createRestFacade(schema, (scope) => createRequestContext(services, scope), guard, logger, config, metrics);
-    const stream = createStreamHandler(schema, services, guard, { limits: config.graphqlLimits, maxBodyBytes: config.maxBodyBytes, introspection: config.graphqlIntrospection, production: config.environment === 'production' }, logger);
+    const rest = createRestFacade(
+      schema,
+      (scope) => createRequestContext(services, scope),
+      guard,
+      logger,
+      config,
+      metrics,
+    );
+    const stream = createStreamHandler(
+      schema,
+      services,
+      guard,
+      {
+        limits: config.graphqlLimits,
+        maxBodyBytes: config.maxBodyBytes,
+        introspection: config.graphqlIntrospection,
+        production: config.environment === 'production',
+      },
+      logger,
+    );
     const auth = createAuthRoutes(authenticator, guard, config);
 
     const metricsMount = { path: '/metrics', alwaysOpen: true, handler: metricsHandler(metrics, config.metricsToken) };
@@ -210,7 +258,11 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
         { path: '/graphql', handler: graphql.handle, sendError: sendGraphQLTransportError },
         { path: STREAM_ENDPOINT, handler: stream.handle, sendError: sendGraphQLTransportError },
         ...(config.graphqlIntrospection ? [{ path: GRAPHIQL_ASSETS, handler: serveGraphiQLAsset }] : []),
-        { path: '/v1/auth/token', handler: createTokenEndpoint(authenticator, guard, config), sendError: sendOAuthError },
+        {
+          path: '/v1/auth/token',
+          handler: createTokenEndpoint(authenticator, guard, config),
+          sendError: sendOAuthError,
+        },
         { path: '/v1/auth/', handler: auth.handle },
         { path: '/v1/', handler: rest.handle },
       ],

@@ -10,12 +10,20 @@ import { app } from './helpers/shared-app';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 
 const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
-  method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: JSON.stringify(body),
 });
-const search = (key: string, baseUrl: string) => requestAs(null, '/v1/search', json({ query: 'revenue', top_k: 1 }, { 'x-api-key': key }), baseUrl);
-const bearer = (token: string, baseUrl: string) => requestAs(null, '/v1/search', json({ query: 'revenue', top_k: 1 }, { authorization: `Bearer ${token}` }), baseUrl);
+const search = (key: string, baseUrl: string) =>
+  requestAs(null, '/v1/search', json({ query: 'revenue', top_k: 1 }, { 'x-api-key': key }), baseUrl);
+const bearer = (token: string, baseUrl: string) =>
+  requestAs(null, '/v1/search', json({ query: 'revenue', top_k: 1 }, { authorization: `Bearer ${token}` }), baseUrl);
 const tokenFor = async (key: string, baseUrl: string): Promise<string> =>
-  (await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', headers: { 'x-api-key': key } }).then((r) => r.json()) as any).access_token;
+  (
+    (await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', headers: { 'x-api-key': key } }).then((r) =>
+      r.json(),
+    )) as any
+  ).access_token;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `check` holds; returns how long it took (or fails after `withinMs`). */
@@ -41,7 +49,10 @@ describe('admin keys API', function () {
 
     const listed = await requestAs('admin', '/v1/admin/keys');
     expect(listed.status).to.equal(200);
-    expect(listed.body.data.find((row: any) => row.id === record.id)).to.include({ name: 'api robot', role: 'analyst' });
+    expect(listed.body.data.find((row: any) => row.id === record.id)).to.include({
+      name: 'api robot',
+      role: 'analyst',
+    });
     expect(JSON.stringify(listed.body)).not.to.include(key);
 
     expect((await search(key, app().url)).status).to.equal(200);
@@ -50,43 +61,74 @@ describe('admin keys API', function () {
     expect(revoked.body.data.revoked_at).to.be.a('string');
     await within(1_500, async () => (await search(key, app().url)).status === 401);
 
-    expect((await requestAs('admin', '/v1/admin/keys/987654', { method: 'DELETE' })).body.error).to.include({ code: 'NOT_FOUND', message: 'No API key with id 987654' });
+    expect((await requestAs('admin', '/v1/admin/keys/987654', { method: 'DELETE' })).body.error).to.include({
+      code: 'NOT_FOUND',
+      message: 'No API key with id 987654',
+    });
   });
 
   it('offers the same as GraphQL operations for admins', async () => {
     const gql = (query: string, as: 'admin' | 'analyst') => requestAs(as, '/graphql', json({ query }));
-    const made = await gql('mutation { createApiKey(input: { name: "gql", role: "viewer", forwardsClients: true }) { key apiKey { id role forwardsClients } } }', 'admin');
+    const made = await gql(
+      'mutation { createApiKey(input: { name: "gql", role: "viewer", forwardsClients: true }) { key apiKey { id role forwardsClients } } }',
+      'admin',
+    );
     expect(made.body.data.createApiKey.apiKey.forwardsClients).to.equal(true);
     expect(isWellFormedKey(made.body.data.createApiKey.key)).to.equal(true);
     const id = made.body.data.createApiKey.apiKey.id;
     const listed = await gql('{ apiKeys { id name revokedAt } }', 'admin');
-    expect(listed.body.data.apiKeys.find((row: any) => row.id === id)).to.deep.equal({ id, name: 'gql', revokedAt: null });
+    expect(listed.body.data.apiKeys.find((row: any) => row.id === id)).to.deep.equal({
+      id,
+      name: 'gql',
+      revokedAt: null,
+    });
     const revoked = await gql(`mutation { revokeApiKey(id: ${id}) { revokedAt } }`, 'admin');
     expect(revoked.body.data.revokeApiKey.revokedAt).to.be.a('string');
     expect((await gql('{ apiKeys { id } }', 'analyst')).body.errors[0].extensions.code).to.equal('FORBIDDEN');
   });
 
   it('decides the role before reading the body: 401 / 403, never a 400 about the body', async () => {
-    const malformed: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name": ' };
+    const malformed: RequestInit = {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
+    };
     const asAnalyst = await requestAs('analyst', '/v1/admin/keys', malformed);
     expect(asAnalyst.status).to.equal(403);
     expect((await requestAs(null, '/v1/admin/keys', malformed)).status).to.equal(401);
-    expect((await requestAs('analyst', '/v1/documents', { ...malformed, headers: { 'content-type': 'text/plain' } })).status).to.equal(403);
+    expect(
+      (await requestAs('analyst', '/v1/documents', { ...malformed, headers: { 'content-type': 'text/plain' } })).status,
+    ).to.equal(403);
     // An admin gets the body judged, in REST's words.
     const bad = await requestAs('admin', '/v1/admin/keys', json({ name: 'x', role: 'root' }));
     expect(bad.status).to.equal(400);
-    expect(bad.body.error).to.deep.include({ message: 'role must be one of viewer, analyst, admin, got "root"', details: { field: 'role', accepted: ['viewer', 'analyst', 'admin'] } });
+    expect(bad.body.error).to.deep.include({
+      message: 'role must be one of viewer, analyst, admin, got "root"',
+      details: { field: 'role', accepted: ['viewer', 'analyst', 'admin'] },
+    });
   });
 
   it('`npm run keys` manages the keys of a running service through its API', async () => {
-    const env = { FIS_URL: app().url, FIS_API_KEY: keysFor(app().url).admin, DATA_DIR: '/nonexistent-so-the-database-is-never-opened' };
-    const created = await runCli('keys', ['create', '--name', 'cli via api', '--role', 'viewer', '--forwards-clients'], env);
+    const env = {
+      FIS_BASE_URL: app().url,
+      FIS_API_KEY: keysFor(app().url).admin,
+      DATA_DIR: '/nonexistent-so-the-database-is-never-opened',
+    };
+    const created = await runCli(
+      'keys',
+      ['create', '--name', 'cli via api', '--role', 'viewer', '--forwards-clients'],
+      env,
+    );
     expect(created.status, created.stderr).to.equal(0);
     const key = created.stdout.trim().split('\n').at(-1) as string;
     expect(isWellFormedKey(key)).to.equal(true);
     const id = /Created key (\d+) \(viewer, forwards clients\)/.exec(created.stdout)?.[1];
     const listed = await runCli('keys', ['list'], env);
-    expect(listed.stdout).to.match(new RegExp(`^\\s*${id}\\s+viewer\\s+fis_live_\\S+…\\s+active.*cli via api  \\(forwards clients\\)$`, 'm')).and.not.to.include(key);
+    expect(listed.stdout)
+      .to.match(
+        new RegExp(`^\\s*${id}\\s+viewer\\s+fis_live_\\S+…\\s+active.*cli via api  \\(forwards clients\\)$`, 'm'),
+      )
+      .and.not.to.include(key);
     const revoked = await runCli('keys', ['revoke', id as string], env);
     expect(revoked.stdout).to.include(`Revoked key ${id} "cli via api"`);
     const refused = await runCli('keys', ['list'], { ...env, FIS_API_KEY: keysFor(app().url).analyst });
@@ -101,7 +143,16 @@ describe('admin keys API', function () {
       let token: string;
       try {
         expect(isWellFormedKey(first.firstAdminKey as string)).to.equal(true);
-        expect((await requestAs(null, '/v1/admin/keys', { headers: { 'x-api-key': first.firstAdminKey as string } }, first.url)).status).to.equal(200);
+        expect(
+          (
+            await requestAs(
+              null,
+              '/v1/admin/keys',
+              { headers: { 'x-api-key': first.firstAdminKey as string } },
+              first.url,
+            )
+          ).status,
+        ).to.equal(200);
         token = await tokenFor(first.firstAdminKey as string, first.url);
       } finally {
         await first.close();
@@ -111,7 +162,10 @@ describe('admin keys API', function () {
       try {
         expect(second.firstAdminKey).to.equal(null);
         // The secret is the database's, not the process's: the first instance's token still works.
-        expect((await requestAs(null, '/v1/admin/keys', { headers: { authorization: `Bearer ${token}` } }, second.url)).status).to.equal(200);
+        expect(
+          (await requestAs(null, '/v1/admin/keys', { headers: { authorization: `Bearer ${token}` } }, second.url))
+            .status,
+        ).to.equal(200);
         const listed = await requestAs(null, '/v1/admin/keys', { headers: { 'x-api-key': adminApiKey } }, second.url);
         expect(listed.body.data.map((row: any) => row.name)).to.deep.equal(['first admin', 'ADMIN_API_KEY']);
       } finally {
@@ -138,17 +192,32 @@ describe('admin keys API', function () {
       let instances: App[] = [];
       try {
         // Started together: the generated secret and the first admin key must come out one each.
-        instances = await Promise.all([0, 1].map(() => startTestApp({ databaseUrl: url.toString(), seedDemoData: false, jwtSecret: null })));
+        instances = await Promise.all(
+          [0, 1].map(() => startTestApp({ databaseUrl: url.toString(), seedDemoData: false, jwtSecret: null })),
+        );
         const [a, b] = instances;
         const firstKeys = instances.map((instance) => instance.firstAdminKey).filter(Boolean) as string[];
         expect(firstKeys).to.have.length(1);
-        const made = await requestAs(null, '/v1/admin/keys', json({ name: 'shared', role: 'analyst' }, { 'x-api-key': firstKeys[0] }), a.url);
+        const made = await requestAs(
+          null,
+          '/v1/admin/keys',
+          json({ name: 'shared', role: 'analyst' }, { 'x-api-key': firstKeys[0] }),
+          a.url,
+        );
         const { key, api_key: record } = made.body.data;
         const token = await tokenFor(key, a.url);
         expect((await bearer(token, b.url)).status).to.equal(200);
         expect((await search(key, a.url)).status).to.equal(200);
-        await requestAs(null, `/v1/admin/keys/${record.id}`, { method: 'DELETE', headers: { 'x-api-key': firstKeys[0] } }, b.url);
-        const took = await within(1_500, async () => (await search(key, a.url)).status === 401 && (await bearer(token, a.url)).status === 401);
+        await requestAs(
+          null,
+          `/v1/admin/keys/${record.id}`,
+          { method: 'DELETE', headers: { 'x-api-key': firstKeys[0] } },
+          b.url,
+        );
+        const took = await within(
+          1_500,
+          async () => (await search(key, a.url)).status === 401 && (await bearer(token, a.url)).status === 401,
+        );
         expect(took).to.be.below(1_500);
       } finally {
         await Promise.all(instances.map((instance) => instance.close()));

@@ -5,20 +5,38 @@ import { formatMoney, formatPercent } from '../src/ai/numbers';
 
 const chatAs = (as: 'analyst' | 'admin', content: string, conversationId?: string) =>
   requestAs(as, '/v1/ai/chat', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ messages: [{ role: 'user', content }], stream: false, ...(conversationId ? { conversation_id: conversationId } : {}) }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      messages: [{ role: 'user', content }],
+      stream: false,
+      ...(conversationId ? { conversation_id: conversationId } : {}),
+    }),
   });
 const ask = async (content: string, conversationId?: string) => {
   const response = await chatAs('analyst', content, conversationId);
   expect(response.status, JSON.stringify(response.body)).to.equal(200);
   return response.body.data as {
-    answer: string; conversation_id: string; citations: any[]; claims: Array<{ verdict: string; ticker: string; period: string; metric: string }>;
+    answer: string;
+    conversation_id: string;
+    citations: any[];
+    claims: Array<{ verdict: string; ticker: string; period: string; metric: string }>;
     grounding: { numbers_unsupported: number; claims_checked: number; claims_flagged: number };
   };
 };
 
 async function companyByTicker(ticker: string): Promise<{ id: number; name: string }> {
-  const { body } = await graphql(`query($t: String) { company(ticker: $t) { id name } }`, { t: ticker });
+  const { body } = await graphql(
+    `
+      query ($t: String) {
+        company(ticker: $t) {
+          id
+          name
+        }
+      }
+    `,
+    { t: ticker },
+  );
   return body.data.company;
 }
 
@@ -37,12 +55,18 @@ describe('the analyst answers the question that was asked', function () {
 
   it('answers a value for the company (by its name, any case), period and metric asked, naming the period', async () => {
     const year = fy.period.slice(2);
-    const { answer, grounding, claims } = await ask(`what were ${company.name.toLowerCase()} net sales in the ${year} fiscal year?`);
+    const { answer, grounding, claims } = await ask(
+      `what were ${company.name.toLowerCase()} net sales in the ${year} fiscal year?`,
+    );
     expect(answer).to.include(fy.period).and.include(formatMoney(fy.revenue));
     expect(grounding.numbers_unsupported).to.equal(0);
     // Each figure is bound to the company, period and metric its sentence gives it, and checked.
     expect(claims.length).to.be.above(0);
-    expect(claims.every((c) => c.verdict === 'SUPPORTED' && c.ticker === 'VLTM' && c.period === fy.period && c.metric === 'revenue')).to.equal(true);
+    expect(
+      claims.every(
+        (c) => c.verdict === 'SUPPORTED' && c.ticker === 'VLTM' && c.period === fy.period && c.metric === 'revenue',
+      ),
+    ).to.equal(true);
     expect(grounding.claims_checked).to.equal(claims.length);
     expect(grounding.claims_flagged).to.equal(0);
   });
@@ -50,7 +74,10 @@ describe('the analyst answers the question that was asked', function () {
   it('answers a change with both years and the growth, with its direction', async () => {
     const { answer } = await ask(`By how much did VLTM revenue grow in FY${fy.period.slice(2)}?`);
     const growth = (fy.revenue - previousFy.revenue) / previousFy.revenue;
-    expect(answer).to.include(formatMoney(previousFy.revenue)).and.include(previousFy.period).and.include(formatPercent(Math.abs(growth)));
+    expect(answer)
+      .to.include(formatMoney(previousFy.revenue))
+      .and.include(previousFy.period)
+      .and.include(formatPercent(Math.abs(growth)));
     expect(answer).to.match(growth >= 0 ? /\brose\b/ : /\bfell\b/);
   });
 
@@ -62,12 +89,16 @@ describe('the analyst answers the question that was asked', function () {
 
   it('calls a company that is not in the data unknown', async () => {
     const { answer } = await ask('What was Zephyrine Holdings\u2019 revenue in fiscal 2024?');
-    expect(answer).to.match(/^Zephyrine Holdings is an unknown company/).and.match(/not available/);
+    expect(answer)
+      .to.match(/^Zephyrine Holdings is an unknown company/)
+      .and.match(/not available/);
   });
 
   it('says that a company listed beside a known one is unknown, and still answers for the known one', async () => {
     const { answer } = await ask('Compare VLTM and Quillfeather revenue');
-    expect(answer).to.match(/^Quillfeather is an unknown company/).and.match(/VLTM/);
+    expect(answer)
+      .to.match(/^Quillfeather is an unknown company/)
+      .and.match(/VLTM/);
   });
 
   it('lists every period of a series', async () => {
@@ -78,7 +109,10 @@ describe('the analyst answers the question that was asked', function () {
   it('lets a follow-up inherit the company and the period of its conversation', async () => {
     const first = await ask(`What was Voltaris Motors' revenue in FY${fy.period.slice(2)}?`);
     const second = await ask('And the net income in that year?', first.conversation_id);
-    expect(second.answer).to.include(fy.period).and.include(formatMoney(fy.net_income)).and.match(/net income/);
+    expect(second.answer)
+      .to.include(fy.period)
+      .and.include(formatMoney(fy.net_income))
+      .and.match(/net income/);
   });
 
   it('keeps a conversation to the key that started it: another key gets 404', async () => {
@@ -93,26 +127,41 @@ describe('the analyst answers the question that was asked', function () {
   describe('drivers and risks from the documents', () => {
     let documentIds: number[] = [];
     before(async () => {
-      const post = (body: unknown) => request('/v1/documents', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const post = (body: unknown) =>
+        request('/v1/documents', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
       const documents = [
         {
-          title: 'VLTM 10-K MD&A', doc_type: '10-K', period: fy.period,
-          content: 'The following discussion should be read together with the consolidated financial statements. '
-            + 'Revenue increased compared with the prior year, driven primarily by demand for our Larkspur electric trucks in fleet markets. '
-            + 'Revenue increased compared with the prior year, driven primarily by demand for our Larkspur electric trucks in fleet markets.',
+          title: 'VLTM 10-K MD&A',
+          doc_type: '10-K',
+          period: fy.period,
+          content:
+            'The following discussion should be read together with the consolidated financial statements. ' +
+            'Revenue increased compared with the prior year, driven primarily by demand for our Larkspur electric trucks in fleet markets. ' +
+            'Revenue increased compared with the prior year, driven primarily by demand for our Larkspur electric trucks in fleet markets.',
         },
         {
-          title: 'VLTM 10-K Risk Factors', doc_type: '10-K', period: fy.period,
-          content: 'The following risk factors should be considered carefully in addition to the other information in this report. '
-            + 'A shortage of cobalt cathode cells from our single Ostrava supplier could materially harm our production of Larkspur trucks.',
+          title: 'VLTM 10-K Risk Factors',
+          doc_type: '10-K',
+          period: fy.period,
+          content:
+            'The following risk factors should be considered carefully in addition to the other information in this report. ' +
+            'A shortage of cobalt cathode cells from our single Ostrava supplier could materially harm our production of Larkspur trucks.',
         },
         {
-          title: 'VLTM old 10-K Risk Factors', doc_type: '10-K', period: 'FY1999',
-          content: 'Our dependence on the Quenby dealer network could adversely affect our sales of Larkspur trucks in rural regions.',
+          title: 'VLTM old 10-K Risk Factors',
+          doc_type: '10-K',
+          period: 'FY1999',
+          content:
+            'Our dependence on the Quenby dealer network could adversely affect our sales of Larkspur trucks in rural regions.',
         },
       ];
       documentIds = [];
-      for (const document of documents) documentIds.push((await post({ company_id: company.id, ...document })).body.data.document.id);
+      for (const document of documents)
+        documentIds.push((await post({ company_id: company.id, ...document })).body.data.document.id);
     });
 
     it('quotes the specific driver sentence once, cited to its passage', async () => {
@@ -132,7 +181,9 @@ describe('the analyst answers the question that was asked', function () {
 
     it('summarizes the risks of a named year from that year’s filings, without boilerplate', async () => {
       const { body } = await request('/v1/ai/summarize', {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company_id: company.id, period: fy.period, summary_type: 'risks' }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ company_id: company.id, period: fy.period, summary_type: 'risks' }),
       });
       expect(body.data.summary).to.include('single Ostrava supplier');
       expect(body.data.summary).not.to.match(/following risk factors should be considered/i);
@@ -152,7 +203,9 @@ describe('the analyst answers the question that was asked', function () {
     }
     expect(buybacks.length, 'demo companies with buybacks').to.be.at.least(2);
     const { body } = await request('/v1/ai/compare', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company_ids: buybacks.map((b) => b.id), metrics: ['share_repurchases'] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ company_ids: buybacks.map((b) => b.id), metrics: ['share_repurchases'] }),
     });
     const largest = [...buybacks].sort((a, b) => Math.abs(b.value) - Math.abs(a.value))[0];
     expect(body.data.comparison).to.include(`${largest.ticker} leads at ${formatMoney(Math.abs(largest.value))}`);

@@ -10,8 +10,13 @@ import { startTestApp } from './helpers/test-app';
 const READS = { limit: 3, windowSeconds: 60 };
 const budgets = { reads: READS, search: { limit: 50, windowSeconds: 60 }, ai: { limit: 50, windowSeconds: 60 } };
 
-const read = (baseUrl: string, headers: Record<string, string>) => requestAs(null, '/v1/companies?limit=1', { headers }, baseUrl);
-async function reads(baseUrl: string, times: number, headers: (i: number) => Record<string, string>): Promise<number[]> {
+const read = (baseUrl: string, headers: Record<string, string>) =>
+  requestAs(null, '/v1/companies?limit=1', { headers }, baseUrl);
+async function reads(
+  baseUrl: string,
+  times: number,
+  headers: (i: number) => Record<string, string>,
+): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < times; i += 1) statuses.push((await read(baseUrl, headers(i))).status);
   return statuses;
@@ -19,11 +24,20 @@ async function reads(baseUrl: string, times: number, headers: (i: number) => Rec
 const remaining = (response: JsonResponse) => /remaining=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1];
 
 async function makeKey(service: App, role: string, forwardsClients: boolean): Promise<{ key: string; record: any }> {
-  const made = await requestAs(null, '/v1/admin/keys', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': keysFor(service.url).admin },
-    body: JSON.stringify({ name: forwardsClients ? 'web front end' : 'plain robot', role, forwards_clients: forwardsClients }),
-  }, service.url);
+  const made = await requestAs(
+    null,
+    '/v1/admin/keys',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': keysFor(service.url).admin },
+      body: JSON.stringify({
+        name: forwardsClients ? 'web front end' : 'plain robot',
+        role,
+        forwards_clients: forwardsClients,
+      }),
+    },
+    service.url,
+  );
   expect(made.status, JSON.stringify(made.body)).to.equal(201);
   return { key: made.body.data.key, record: made.body.data.api_key };
 }
@@ -42,13 +56,20 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
       web = (await makeKey(service, 'analyst', true)).key;
       plain = (await makeKey(service, 'analyst', false)).key;
       // The token endpoint spends one read of this address's budget.
-      webToken = (await fetch(`${service.url}/v1/auth/token`, { method: 'POST', headers: { 'x-api-key': web } }).then((r) => r.json()) as any).access_token;
+      webToken = (
+        (await fetch(`${service.url}/v1/auth/token`, { method: 'POST', headers: { 'x-api-key': web } }).then((r) =>
+          r.json(),
+        )) as any
+      ).access_token;
     });
     after(() => service?.close());
 
     it('marks and lists a forwarding key', async () => {
       const listed = await requestAs('admin', '/v1/admin/keys', {}, service.url);
-      expect(listed.body.data.map((row: any) => [row.name, row.forwards_clients])).to.deep.include.members([['web front end', true], ['plain robot', false]]);
+      expect(listed.body.data.map((row: any) => [row.name, row.forwards_clients])).to.deep.include.members([
+        ['web front end', true],
+        ['plain robot', false],
+      ]);
     });
 
     it('ignores a spoofed X-Forwarded-For from an anonymous caller: every value spends the socket address budget', async () => {
@@ -57,10 +78,16 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
     });
 
     it('ignores X-Forwarded-For from a key that does not forward: it spends its own budget', async () => {
-      const statuses = await reads(service.url, 4, (i) => ({ 'x-api-key': plain, 'x-forwarded-for': `198.51.100.${i + 10}` }));
+      const statuses = await reads(service.url, 4, (i) => ({
+        'x-api-key': plain,
+        'x-forwarded-for': `198.51.100.${i + 10}`,
+      }));
       expect(statuses).to.deep.equal([200, 200, 200, 429]);
       // Malformed, but not read at all.
-      expect((await read(service.url, { 'x-api-key': keysFor(service.url).viewer, 'x-forwarded-for': 'not an address' })).status).to.equal(200);
+      expect(
+        (await read(service.url, { 'x-api-key': keysFor(service.url).viewer, 'x-forwarded-for': 'not an address' }))
+          .status,
+      ).to.equal(200);
     });
 
     it('limits each visitor a forwarding key names on their own, with the budget they have when calling directly', async () => {
@@ -79,7 +106,16 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
 
     it("keeps the key's role for access while limiting as the visitor", async () => {
       const search = (headers: Record<string, string>) =>
-        requestAs(null, '/v1/search', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: 'revenue', top_k: 1 }) }, service.url);
+        requestAs(
+          null,
+          '/v1/search',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...headers },
+            body: JSON.stringify({ query: 'revenue', top_k: 1 }),
+          },
+          service.url,
+        );
       expect((await search({ 'x-forwarded-for': '203.0.113.30' })).status).to.equal(401);
       const forwarded = await search({ 'x-api-key': web, 'x-forwarded-for': '203.0.113.30' });
       expect(forwarded.status).to.equal(200);
@@ -98,11 +134,16 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
         expect(refused.body.error.code).to.equal('BAD_REQUEST');
         expect(refused.body.error.message).to.include('X-Forwarded-For');
       }
-      const graphql = await requestAs(null, '/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': web, 'x-forwarded-for': 'garbage' },
-        body: JSON.stringify({ query: '{ companies(limit: 1) { items { id } } }' }),
-      }, service.url);
+      const graphql = await requestAs(
+        null,
+        '/graphql',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': web, 'x-forwarded-for': 'garbage' },
+          body: JSON.stringify({ query: '{ companies(limit: 1) { items { id } } }' }),
+        },
+        service.url,
+      );
       expect(graphql.status).to.equal(400);
       expect(JSON.stringify(graphql.body)).to.include('X-Forwarded-For');
     });
@@ -118,11 +159,15 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
     });
     after(() => service?.close());
 
-    it("counts anonymous callers by the address the proxy put in X-Forwarded-For, one budget per client", async () => {
-      expect(await reads(service.url, 4, () => ({ 'x-forwarded-for': '198.51.100.1' }))).to.deep.equal([200, 200, 200, 429]);
+    it('counts anonymous callers by the address the proxy put in X-Forwarded-For, one budget per client', async () => {
+      expect(await reads(service.url, 4, () => ({ 'x-forwarded-for': '198.51.100.1' }))).to.deep.equal([
+        200, 200, 200, 429,
+      ]);
       expect(await reads(service.url, 1, () => ({ 'x-forwarded-for': '198.51.100.2' }))).to.deep.equal([200]);
       // A client's own entry before the proxy's is not believed: the proxy's (rightmost untrusted) entry counts.
-      expect(await reads(service.url, 1, () => ({ 'x-forwarded-for': '192.0.2.99, 198.51.100.1' }))).to.deep.equal([429]);
+      expect(await reads(service.url, 1, () => ({ 'x-forwarded-for': '192.0.2.99, 198.51.100.1' }))).to.deep.equal([
+        429,
+      ]);
       // No header: the proxy itself is the client.
       expect(await reads(service.url, 1, () => ({}))).to.deep.equal([200]);
       // A malformed address where the client's should be is a 400 naming the header.
@@ -138,20 +183,28 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
       // The same visitor reaching the proxy directly has the same (spent) budget.
       expect(await reads(service.url, 1, () => ({ 'x-forwarded-for': '203.0.113.9' }))).to.deep.equal([429]);
       // The front end's request without a visitor is the key's own.
-      expect(await reads(service.url, 1, () => ({ 'x-api-key': web, 'x-forwarded-for': '198.51.100.50' }))).to.deep.equal([200]);
+      expect(
+        await reads(service.url, 1, () => ({ 'x-api-key': web, 'x-forwarded-for': '198.51.100.50' })),
+      ).to.deep.equal([200]);
     });
   });
 
   describe('TRUST_PROXY setting and address walk (units)', () => {
     const fakeRequest = (socket: string, forwardedFor?: string) =>
-      ({ socket: { remoteAddress: socket }, connection: { remoteAddress: socket }, headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor } }) as unknown as IncomingMessage;
+      ({
+        socket: { remoteAddress: socket },
+        connection: { remoteAddress: socket },
+        headers: forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor },
+      }) as unknown as IncomingMessage;
 
     it('reads TRUST_PROXY as off, a hop count or a list of ranges, and refuses anything else', () => {
       expect(loadConfig({}).trustProxy).to.equal(null);
       expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).to.equal(null);
       expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).to.equal(null);
       expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).to.deep.equal({ hops: 2 });
-      expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.4, loopback' }).trustProxy).to.deep.equal({ ranges: ['10.0.0.0/8', '192.168.1.4', 'loopback'] });
+      expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.4, loopback' }).trustProxy).to.deep.equal({
+        ranges: ['10.0.0.0/8', '192.168.1.4', 'loopback'],
+      });
       for (const bad of ['10.0.0.0/33', 'proxy.example', '10.0.0.1,,10.0.0.2', '-1', '99']) {
         expect(() => loadConfig({ TRUST_PROXY: bad }), bad).to.throw(ConfigError, /TRUST_PROXY/);
       }
@@ -172,9 +225,13 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
     });
 
     it("finds a forwarding key's visitor one hop past the caller", () => {
-      expect(new ClientAddresses(null).forwardedClient(fakeRequest('10.0.0.1', '9.9.9.9, 1.1.1.1'))).to.equal('1.1.1.1');
+      expect(new ClientAddresses(null).forwardedClient(fakeRequest('10.0.0.1', '9.9.9.9, 1.1.1.1'))).to.equal(
+        '1.1.1.1',
+      );
       expect(new ClientAddresses(null).forwardedClient(fakeRequest('10.0.0.1'))).to.equal(null);
-      expect(new ClientAddresses({ hops: 1 }).forwardedClient(fakeRequest('10.0.0.1', '9.9.9.9, 1.1.1.1'))).to.equal('9.9.9.9');
+      expect(new ClientAddresses({ hops: 1 }).forwardedClient(fakeRequest('10.0.0.1', '9.9.9.9, 1.1.1.1'))).to.equal(
+        '9.9.9.9',
+      );
       expect(new ClientAddresses({ hops: 1 }).forwardedClient(fakeRequest('10.0.0.1', '1.1.1.1'))).to.equal(null);
       expect(() => new ClientAddresses(null).forwardedClient(fakeRequest('10.0.0.1', 'x'))).to.throw(/X-Forwarded-For/);
     });

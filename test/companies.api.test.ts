@@ -49,7 +49,16 @@ describe('REST /v1/companies', () => {
     const { status, body } = await get(`/v1/companies/${list.body.data[0].id}`);
     expect(status).to.equal(200);
     expect(body.data).to.include(list.body.data[0]);
-    for (const key of ['industry', 'exchange', 'country', 'currency', 'fiscal_year_end', 'description', 'website', 'employees']) {
+    for (const key of [
+      'industry',
+      'exchange',
+      'country',
+      'currency',
+      'fiscal_year_end',
+      'description',
+      'website',
+      'employees',
+    ]) {
       expect(body.data, key).to.have.property(key);
     }
     expect(body.data.fiscal_year_end).to.be.within(1, 12);
@@ -107,7 +116,7 @@ describe('REST /v1/companies', () => {
     it('answers a wrong method with 405 and an Allow header', async () => {
       const response = await request('/v1/companies', { method: 'DELETE' });
       expect(response.status).to.equal(405);
-      expect(response.headers.get('allow')).to.equal('GET, HEAD');
+      expect(response.headers.get('allow')).to.equal('GET, HEAD, POST');
       expect(response.body.error.code).to.equal('METHOD_NOT_ALLOWED');
     });
   });

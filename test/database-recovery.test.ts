@@ -16,10 +16,15 @@ const RESTART_BOUND_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An app whose log lines the test can read. */
-async function startLoggedApp(overrides: Parameters<typeof testConfig>[0]): Promise<{ app: App; lines: () => Array<Record<string, any>> }> {
+async function startLoggedApp(
+  overrides: Parameters<typeof testConfig>[0],
+): Promise<{ app: App; lines: () => Array<Record<string, any>> }> {
   const logged: string[] = [];
   const config = testConfig({ logLevel: 'info', ...overrides });
-  const app = await startApp(config, createLogger(config.logLevel, (line) => void logged.push(line)));
+  const app = await startApp(
+    config,
+    createLogger(config.logLevel, (line) => void logged.push(line)),
+  );
   await createTestKeys(app);
   return { app, lines: () => logged.map((line) => JSON.parse(line) as Record<string, any>) };
 }
@@ -27,12 +32,24 @@ async function startLoggedApp(overrides: Parameters<typeof testConfig>[0]): Prom
 /** The REST list, a GraphQL query and readiness, as a client sees them. */
 async function probeAll(app: App) {
   const rest = await request('/v1/companies?limit=1', {}, app.url);
-  const graphql = await request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ companies(limit: 1) { total } }' }) }, app.url);
+  const graphql = await request(
+    '/graphql',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ companies(limit: 1) { total } }' }),
+    },
+    app.url,
+  );
   const ready = await request('/readyz', {}, app.url);
   return { rest, graphql, ready };
 }
 
-async function until<T>(what: string, withinMs: number, attempt: () => Promise<T | null>): Promise<{ value: T; ms: number }> {
+async function until<T>(
+  what: string,
+  withinMs: number,
+  attempt: () => Promise<T | null>,
+): Promise<{ value: T; ms: number }> {
   const started = Date.now();
   for (;;) {
     const value = await attempt().catch(() => null);
@@ -43,11 +60,23 @@ async function until<T>(what: string, withinMs: number, attempt: () => Promise<T
 }
 
 // What the translators and the SQL logger write per failed request or statement.
-const PER_REQUEST_ERRORS = new Set(['request failed', 'rest operation failed', 'graphql resolver failed', 'graphql-sse operation failed', 'sql failed', 'chat failed', 'event stream failed']);
+const PER_REQUEST_ERRORS = new Set([
+  'request failed',
+  'rest operation failed',
+  'graphql resolver failed',
+  'graphql-sse operation failed',
+  'sql failed',
+  'chat failed',
+  'event stream failed',
+]);
 
 /** Per-request error lines, and any line carrying a stack: an outage must log neither. */
 function requestFailures(lines: Array<Record<string, any>>): Array<Record<string, any>> {
-  return lines.filter((line) => PER_REQUEST_ERRORS.has(line.message) || Object.values(line).some((value) => typeof value === 'string' && /\n\s+at /.test(value)));
+  return lines.filter(
+    (line) =>
+      PER_REQUEST_ERRORS.has(line.message) ||
+      Object.values(line).some((value) => typeof value === 'string' && /\n\s+at /.test(value)),
+  );
 }
 
 function expectUnavailable({ rest, graphql, ready }: Awaited<ReturnType<typeof probeAll>>): void {
@@ -63,16 +92,33 @@ function expectUnavailable({ rest, graphql, ready }: Awaited<ReturnType<typeof p
 
 async function writeDocument(app: App, marker: string): Promise<void> {
   const companies = await request('/v1/companies?limit=1', {}, app.url);
-  const stored = await request('/v1/documents', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ company_id: companies.body.data[0].id, title: marker, doc_type: 'note', content: `The ${marker} note says revenue grew.` }),
-  }, app.url);
+  const stored = await request(
+    '/v1/documents',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        company_id: companies.body.data[0].id,
+        title: marker,
+        doc_type: 'note',
+        content: `The ${marker} note says revenue grew.`,
+      }),
+    },
+    app.url,
+  );
   expect(stored.status).to.equal(201);
 }
 
 async function findDocument(app: App, marker: string): Promise<boolean> {
-  const found = await request('/v1/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: marker, mode: 'text' }) }, app.url);
+  const found = await request(
+    '/v1/search',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: marker, mode: 'text' }),
+    },
+    app.url,
+  );
   expect(found.status).to.equal(200);
   return JSON.stringify(found.body.data).includes(marker);
 }
@@ -103,7 +149,9 @@ describe('database outages', function () {
         expect((await request('/healthz', {}, app.url)).status).to.equal(200);
 
         // About a second on an idle machine (PGlite opening its data directory); the bound leaves room for a busy CI.
-        await until('serving again', RESTART_BOUND_MS, async () => ((await probeAll(app)).rest.status === 200 ? true : null));
+        await until('serving again', RESTART_BOUND_MS, async () =>
+          (await probeAll(app)).rest.status === 200 ? true : null,
+        );
         const after = await probeAll(app);
         expect(after.graphql.status).to.equal(200);
         expect(after.graphql.body.data.companies.total).to.be.greaterThan(0);
@@ -130,7 +178,12 @@ describe('database outages', function () {
         const dataDir = freshDataDir();
         service = await startServiceProcess({ DATA_DIR: dataDir, DATABASE_URL: '', DB_RESTART_ATTEMPTS: '2' });
         if (!fs.existsSync(childrenFile(service.child.pid as number))) this.skip();
-        const databasePid = Number(fs.readFileSync(childrenFile(service.child.pid as number), 'utf8').trim().split(/\s+/)[0]);
+        const databasePid = Number(
+          fs
+            .readFileSync(childrenFile(service.child.pid as number), 'utf8')
+            .trim()
+            .split(/\s+/)[0],
+        );
         // The data directory is taken away (replaced by a file) before the crash, so no restart can succeed.
         fs.renameSync(path.join(dataDir, 'pglite'), path.join(dataDir, 'pglite.gone'));
         fs.writeFileSync(path.join(dataDir, 'pglite'), 'not a directory');
@@ -172,7 +225,13 @@ describe('database outages', function () {
       proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
       url.hostname = '127.0.0.1';
       url.port = String(proxy.port);
-      running = await startLoggedApp({ databaseUrl: url.toString(), dbPoolSize: target ? 1 : 4 });
+      // A fresh embedded server gets no demo data: seeding it through one proxied connection takes a minute, and the
+      // probes read the company list, empty or not.
+      running = await startLoggedApp({
+        databaseUrl: url.toString(),
+        dbPoolSize: target ? 1 : 4,
+        seedDemoData: !target,
+      });
       const { app, lines } = running;
       expect((await probeAll(app)).rest.status).to.equal(200);
 
@@ -180,7 +239,9 @@ describe('database outages', function () {
       for (let i = 0; i < 20; i += 1) expectUnavailable(await probeAll(app));
 
       await proxy.restore();
-      const back = await until('serving again', 5_000, async () => ((await probeAll(app)).rest.status === 200 ? true : null));
+      const back = await until('serving again', 5_000, async () =>
+        (await probeAll(app)).rest.status === 200 ? true : null,
+      );
       expect(back.ms).to.be.below(5_000);
       expect((await probeAll(app)).ready.status).to.equal(200);
 

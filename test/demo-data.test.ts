@@ -17,21 +17,52 @@ function previousCashPeriod(row: { fiscalYear: number; fiscalQuarter: number | n
 }
 
 const INCOME_FLOW_ITEMS = [
-  'revenue', 'costOfRevenue', 'grossProfit', 'researchAndDevelopment', 'sellingGeneralAndAdministrative',
-  'operatingExpenses', 'operatingIncome', 'interestExpense', 'incomeBeforeTax', 'incomeTaxExpense', 'netIncome',
-  'depreciationAndAmortization', 'ebitda',
+  'revenue',
+  'costOfRevenue',
+  'grossProfit',
+  'researchAndDevelopment',
+  'sellingGeneralAndAdministrative',
+  'operatingExpenses',
+  'operatingIncome',
+  'interestExpense',
+  'incomeBeforeTax',
+  'incomeTaxExpense',
+  'netIncome',
+  'depreciationAndAmortization',
+  'ebitda',
 ] as const;
 
 const CASH_FLOW_ITEMS = [
-  'netIncome', 'depreciationAndAmortization', 'stockBasedCompensation', 'changeInWorkingCapital',
-  'operatingCashFlow', 'capitalExpenditure', 'investingCashFlow', 'dividendsPaid', 'shareRepurchases',
-  'financingCashFlow', 'netChangeInCash', 'freeCashFlow',
+  'netIncome',
+  'depreciationAndAmortization',
+  'stockBasedCompensation',
+  'changeInWorkingCapital',
+  'operatingCashFlow',
+  'capitalExpenditure',
+  'investingCashFlow',
+  'dividendsPaid',
+  'shareRepurchases',
+  'financingCashFlow',
+  'netChangeInCash',
+  'freeCashFlow',
 ] as const;
 
 const BALANCE_ITEMS = [
-  'cashAndEquivalents', 'shortTermInvestments', 'receivables', 'inventory', 'totalCurrentAssets', 'ppeNet',
-  'goodwillAndIntangibles', 'totalAssets', 'accountsPayable', 'shortTermDebt', 'totalCurrentLiabilities',
-  'longTermDebt', 'totalLiabilities', 'retainedEarnings', 'totalEquity',
+  'cashAndEquivalents',
+  'shortTermInvestments',
+  'receivables',
+  'inventory',
+  'totalCurrentAssets',
+  'ppeNet',
+  'goodwillAndIntangibles',
+  'totalAssets',
+  'accountsPayable',
+  'shortTermDebt',
+  'totalCurrentLiabilities',
+  'longTermDebt',
+  'totalLiabilities',
+  'retainedEarnings',
+  'totalEquity',
 ] as const;
 
 /** Plausible quarterly gross margins per sector: wide enough for company variation, narrow enough to mean something. */
@@ -108,7 +139,9 @@ describe('demo data', () => {
         const labels = income.map((row) => row.period).sort();
         expect(new Set(labels).size, company.ticker).to.equal(labels.length);
         expect([...byPeriod(data.balanceSheets, company.ticker).keys()].sort(), company.ticker).to.deep.equal(labels);
-        expect([...byPeriod(data.cashFlowStatements, company.ticker).keys()].sort(), company.ticker).to.deep.equal(labels);
+        expect([...byPeriod(data.cashFlowStatements, company.ticker).keys()].sort(), company.ticker).to.deep.equal(
+          labels,
+        );
       }
     });
 
@@ -120,7 +153,8 @@ describe('demo data', () => {
           expect(row.periodEnd <= '2026-09-30', `${company.ticker} ${row.period}`).to.equal(true);
           expect(row.currency).to.equal(company.currency);
           if (row.fiscalQuarter === null) {
-            for (const label of quarterLabels(row.fiscalYear)) expect(income.has(label), `${company.ticker} ${label}`).to.equal(true);
+            for (const label of quarterLabels(row.fiscalYear))
+              expect(income.has(label), `${company.ticker} ${label}`).to.equal(true);
             expect(row.periodStart).to.equal(income.get(`Q1-${row.fiscalYear}`)?.periodStart);
             expect(row.periodEnd).to.equal(income.get(`Q4-${row.fiscalYear}`)?.periodEnd);
           }
@@ -142,9 +176,12 @@ describe('demo data', () => {
       for (const row of data.balanceSheets) {
         const where = `${row.ticker} ${row.period}`;
         expect(row.totalAssets, where).to.equal(row.totalLiabilities! + row.totalEquity!);
-        const listedCurrent = row.cashAndEquivalents! + row.shortTermInvestments! + row.receivables! + (row.inventory ?? 0);
+        const listedCurrent =
+          row.cashAndEquivalents! + row.shortTermInvestments! + row.receivables! + (row.inventory ?? 0);
         expect(row.totalCurrentAssets!, where).to.be.at.least(listedCurrent);
-        expect(row.totalAssets!, where).to.be.at.least(row.totalCurrentAssets! + row.ppeNet! + row.goodwillAndIntangibles!);
+        expect(row.totalAssets!, where).to.be.at.least(
+          row.totalCurrentAssets! + row.ppeNet! + row.goodwillAndIntangibles!,
+        );
         expect(row.totalCurrentLiabilities!, where).to.be.at.least(row.accountsPayable! + row.shortTermDebt!);
         expect(row.totalLiabilities!, where).to.be.at.least(row.totalCurrentLiabilities! + row.longTermDebt!);
         expect(row.cashAndEquivalents!, where).to.be.greaterThan(0);
@@ -171,7 +208,9 @@ describe('demo data', () => {
         const where = `${row.ticker} ${row.period}`;
         expect(row.revenue!, where).to.be.greaterThan(0);
         expect(row.grossProfit, where).to.equal(row.revenue! - row.costOfRevenue!);
-        expect(row.operatingExpenses, where).to.equal((row.researchAndDevelopment ?? 0) + row.sellingGeneralAndAdministrative!);
+        expect(row.operatingExpenses, where).to.equal(
+          (row.researchAndDevelopment ?? 0) + row.sellingGeneralAndAdministrative!,
+        );
         expect(row.operatingIncome, where).to.equal(row.grossProfit! - row.operatingExpenses!);
         expect(row.incomeBeforeTax, where).to.equal(row.operatingIncome! - row.interestExpense!);
         expect(row.netIncome, where).to.equal(row.incomeBeforeTax! - row.incomeTaxExpense!);
@@ -198,10 +237,15 @@ describe('demo data', () => {
           expect(row.netIncome, where).to.equal(income.get(row.period)?.netIncome);
           expect(row.depreciationAndAmortization, where).to.equal(income.get(row.period)?.depreciationAndAmortization);
           expect(row.operatingCashFlow, where).to.equal(
-            row.netIncome! + row.depreciationAndAmortization! + row.stockBasedCompensation! + row.changeInWorkingCapital!,
+            row.netIncome! +
+              row.depreciationAndAmortization! +
+              row.stockBasedCompensation! +
+              row.changeInWorkingCapital!,
           );
           expect(row.freeCashFlow, where).to.equal(row.operatingCashFlow! + row.capitalExpenditure!);
-          expect(row.netChangeInCash, where).to.equal(row.operatingCashFlow! + row.investingCashFlow! + row.financingCashFlow!);
+          expect(row.netChangeInCash, where).to.equal(
+            row.operatingCashFlow! + row.investingCashFlow! + row.financingCashFlow!,
+          );
           expect(row.capitalExpenditure!, where).to.be.at.most(0);
           expect(row.dividendsPaid!, where).to.be.at.most(0);
           expect(row.shareRepurchases!, where).to.be.at.most(0);
@@ -268,7 +312,8 @@ describe('demo data', () => {
     it('reports no inventory for financials and real estate, and no R&D where the sector does not report it', () => {
       const sectorOf = new Map(data.companies.map((company) => [company.ticker, company.sector]));
       for (const row of data.balanceSheets) {
-        if (['Financials', 'Real Estate'].includes(sectorOf.get(row.ticker)!)) expect(row.inventory, row.ticker).to.equal(null);
+        if (['Financials', 'Real Estate'].includes(sectorOf.get(row.ticker)!))
+          expect(row.inventory, row.ticker).to.equal(null);
       }
       for (const row of data.incomeStatements) {
         if (['Financials', 'Real Estate', 'Utilities'].includes(sectorOf.get(row.ticker)!)) {

@@ -4,11 +4,16 @@ import { graphql, request, requestAs } from './helpers/http';
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-const DOCUMENT_FIELDS = 'id companyId ticker title docType period publishedAt sourceUrl chunkCount charCount createdAt passages { chunkId content }';
+const DOCUMENT_FIELDS =
+  'id companyId ticker title docType period publishedAt sourceUrl chunkCount charCount createdAt passages { chunkId content }';
 
 describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
   const marker = `quillwort ${Date.now()}`;
-  const paragraphs = Array.from({ length: 30 }, (_, i) => `Section ${i}: the ${marker} plant ran at ${60 + i}% of capacity. ${'Output rose with demand. '.repeat(12)}`);
+  const paragraphs = Array.from(
+    { length: 30 },
+    (_, i) =>
+      `Section ${i}: the ${marker} plant ran at ${60 + i}% of capacity. ${'Output rose with demand. '.repeat(12)}`,
+  );
   let companyId: number;
   let ticker: string;
   let documentId: number;
@@ -18,7 +23,12 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
     const list = await request('/v1/companies?limit=1');
     ({ id: companyId, ticker } = list.body.data[0]);
     const ingested = await post('/v1/documents', {
-      company_id: companyId, title: 'Plant note', doc_type: 'note', period: 'FY2025', published_at: '2025-04-02', content: paragraphs.join('\n\n'),
+      company_id: companyId,
+      title: 'Plant note',
+      doc_type: 'note',
+      period: 'FY2025',
+      published_at: '2025-04-02',
+      content: paragraphs.join('\n\n'),
     });
     expect(ingested.status).to.be.oneOf([200, 201]);
     ingestedDocument = ingested.body.data.document;
@@ -29,7 +39,14 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
     const rest = await request(`/v1/documents/${documentId}`);
     expect(rest.status).to.equal(200);
     const document = rest.body.data;
-    expect(document).to.include({ id: documentId, company_id: companyId, ticker, title: 'Plant note', doc_type: 'note', period: 'FY2025' });
+    expect(document).to.include({
+      id: documentId,
+      company_id: companyId,
+      ticker,
+      title: 'Plant note',
+      doc_type: 'note',
+      period: 'FY2025',
+    });
     expect(document.published_at).to.match(/^2025-04-02/);
     const { content_hash: _contentHash, ...answered } = ingestedDocument;
     expect(document, 'the fields ingestion answered, unchanged').to.include(answered);
@@ -40,11 +57,25 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
     expect(positions.every((position) => position >= 0)).to.equal(true);
     expect(positions).to.deep.equal([...positions].sort((a, b) => a - b));
 
-    const viaGraphql = await graphql(`query($id: Int!) { document(id: $id) { ${DOCUMENT_FIELDS} } }`, { id: documentId });
+    const viaGraphql = await graphql(`query($id: Int!) { document(id: $id) { ${DOCUMENT_FIELDS} } }`, {
+      id: documentId,
+    });
     expect(viaGraphql.body.errors).to.equal(undefined);
     const fromGraphql = viaGraphql.body.data.document;
-    expect(fromGraphql.passages).to.deep.equal(document.passages.map((passage: { chunk_id: number; content: string }) => ({ chunkId: passage.chunk_id, content: passage.content })));
-    expect(fromGraphql).to.include({ id: documentId, companyId, ticker, title: document.title, docType: document.doc_type, chunkCount: document.chunk_count });
+    expect(fromGraphql.passages).to.deep.equal(
+      document.passages.map((passage: { chunk_id: number; content: string }) => ({
+        chunkId: passage.chunk_id,
+        content: passage.content,
+      })),
+    );
+    expect(fromGraphql).to.include({
+      id: documentId,
+      companyId,
+      ticker,
+      title: document.title,
+      docType: document.doc_type,
+      chunkCount: document.chunk_count,
+    });
   });
 
   it('gives the ticker and passages on the document ingestDocument answers too', async () => {
@@ -59,7 +90,12 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
   });
 
   it('holds the passage a search hit points at, under the hit\u2019s chunk id', async () => {
-    const search = await post('/v1/search', { query: `${marker} plant capacity`, company_ids: [companyId], mode: 'text', top_k: 3 });
+    const search = await post('/v1/search', {
+      query: `${marker} plant capacity`,
+      company_ids: [companyId],
+      mode: 'text',
+      top_k: 3,
+    });
     const hit = search.body.data.find((result: { document_id: number }) => result.document_id === documentId);
     expect(hit, 'a hit in the ingested document').to.not.equal(undefined);
     const { body } = await request(`/v1/documents/${hit.document_id}`);
@@ -70,7 +106,10 @@ describe('reading a document (GET /v1/documents/:id, GraphQL document)', () => {
   it('answers an unknown id with NOT_FOUND in the envelope (404 over REST)', async () => {
     const rest = await request('/v1/documents/987654');
     expect(rest.status).to.equal(404);
-    expect(rest.body).to.deep.equal({ success: false, error: { code: 'NOT_FOUND', message: 'No document with id 987654' } });
+    expect(rest.body).to.deep.equal({
+      success: false,
+      error: { code: 'NOT_FOUND', message: 'No document with id 987654' },
+    });
     const viaGraphql = await graphql('{ document(id: 987654) { id } }');
     expect(viaGraphql.body.errors[0].extensions.code).to.equal('NOT_FOUND');
   });

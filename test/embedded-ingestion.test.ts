@@ -12,11 +12,13 @@ import { filingText } from '../bench/faults/drills/big-ingest';
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> => app().database.dataSource.query(query, parameters);
+const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+  app().database.dataSource.query(query, parameters);
 
 /** Everything a stored document adds to: rows of its tables and the search index's counts. */
 async function footprint(): Promise<Record<string, number>> {
-  const [row] = await sql(`SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks,
+  const [row] =
+    await sql(`SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks,
     (SELECT count(*) FROM chunk_postings)::int AS postings, (SELECT count(*) FROM chunk_term_vectors)::int AS term_vectors,
     (SELECT coalesce(sum(chunks), 0)::int FROM search_terms) AS term_chunks, (SELECT chunks::int FROM search_corpus_stats WHERE id = 1) AS corpus_chunks,
     (SELECT total_terms::int FROM search_corpus_stats WHERE id = 1) AS corpus_terms`);
@@ -39,21 +41,33 @@ function gatedEmbedder(gate: (call: number) => Promise<void>): Embedder {
 
 /** A backend storing documents in bounded transactions, as on the embedded database, with the test's embedder. */
 function batchedBackend(embedder: Embedder) {
-  return { dataSource: app().database.dataSource, models: new ProviderModel(embedder), vectorAvailable: true, iterativeScan: false, ingestionTurns: new OneAtATime() };
+  return {
+    dataSource: app().database.dataSource,
+    models: new ProviderModel(embedder),
+    vectorAvailable: true,
+    iterativeScan: false,
+    ingestionTurns: new OneAtATime(),
+  };
 }
 
 describe('OneAtATime (unit)', () => {
   it('runs tasks one after the other in the order handed in, past a failed one', async () => {
     const turns = new OneAtATime();
     const events: string[] = [];
-    const task = (name: string, ms: number, fail = false) => async () => {
-      events.push(`start ${name}`);
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      events.push(`end ${name}`);
-      if (fail) throw new Error(name);
-      return name;
-    };
-    const results = await Promise.allSettled([turns.run(task('a', 30)), turns.run(task('b', 1, true)), turns.run(task('c', 1))]);
+    const task =
+      (name: string, ms: number, fail = false) =>
+      async () => {
+        events.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        events.push(`end ${name}`);
+        if (fail) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      turns.run(task('a', 30)),
+      turns.run(task('b', 1, true)),
+      turns.run(task('c', 1)),
+    ]);
     expect(events).to.deep.equal(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
     expect(results.map((result) => result.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
   });
@@ -69,7 +83,11 @@ describe('storing a document in bounded transactions', function () {
     companyId = (await request('/v1/companies?limit=1')).body.data[0].id;
   });
 
-  const paragraphs = (marker: string) => Array.from({ length: CHUNKS_PER_TRANSACTION * 3 }, (_, i) => `Part ${i} of the ${marker} filing. ${'Margins held while demand grew. '.repeat(30)}`).join('\n\n');
+  const paragraphs = (marker: string) =>
+    Array.from(
+      { length: CHUNKS_PER_TRANSACTION * 3 },
+      (_, i) => `Part ${i} of the ${marker} filing. ${'Margins held while demand grew. '.repeat(30)}`,
+    ).join('\n\n');
 
   it('keeps the document out of sight until its last transaction commits', async () => {
     const marker = `brightwater ${Date.now()}`;
@@ -83,7 +101,13 @@ describe('storing a document in bounded transactions', function () {
         await released;
       }
     });
-    const storing: Promise<IngestResult> = ingestDocument(batchedBackend(embedder), { companyId, title: marker, docType: 'note', format: 'TEXT', content: paragraphs(marker) });
+    const storing: Promise<IngestResult> = ingestDocument(batchedBackend(embedder), {
+      companyId,
+      title: marker,
+      docType: 'note',
+      format: 'TEXT',
+      content: paragraphs(marker),
+    });
     await pausedAfterFirst;
     // The first transaction committed (document row and first chunks); nobody sees any of it.
     const [half] = await sql('SELECT id, ingesting FROM documents WHERE title = $1', [marker]);
@@ -97,7 +121,9 @@ describe('storing a document in bounded transactions', function () {
     const read = await request(`/v1/documents/${document.id}`);
     expect(read.status).to.equal(200);
     expect(read.body.data.passages).to.have.length(document.chunkCount);
-    expect(read.body.data.passages.map((passage: { content: string }) => passage.content).join('\n')).to.include(`Part ${CHUNKS_PER_TRANSACTION * 3 - 1} of the ${marker}`);
+    expect(read.body.data.passages.map((passage: { content: string }) => passage.content).join('\n')).to.include(
+      `Part ${CHUNKS_PER_TRANSACTION * 3 - 1} of the ${marker}`,
+    );
     const found = await post('/v1/search', { query: marker, company_ids: [companyId], mode: 'text' });
     expect(found.body.data[0].document_id).to.equal(document.id);
   });
@@ -109,13 +135,27 @@ describe('storing a document in bounded transactions', function () {
       if (call === 3) throw new Error('the embedding provider failed');
     });
     let failure: unknown = null;
-    await ingestDocument(batchedBackend(embedder), { companyId, title: marker, docType: 'note', format: 'TEXT', content: paragraphs(marker) }).catch((error: unknown) => (failure = error));
+    await ingestDocument(batchedBackend(embedder), {
+      companyId,
+      title: marker,
+      docType: 'note',
+      format: 'TEXT',
+      content: paragraphs(marker),
+    }).catch((error: unknown) => (failure = error));
     expect((failure as Error | null)?.message).to.equal('the embedding provider failed');
     expect(await footprint()).to.deep.equal(before);
     // The same text goes in whole afterwards.
-    const again = await ingestDocument(batchedBackend(gatedEmbedder(async () => undefined)), { companyId, title: marker, docType: 'note', format: 'TEXT', content: paragraphs(marker) });
+    const again = await ingestDocument(batchedBackend(gatedEmbedder(async () => undefined)), {
+      companyId,
+      title: marker,
+      docType: 'note',
+      format: 'TEXT',
+      content: paragraphs(marker),
+    });
     expect(again.created).to.equal(true);
-    expect((await sql('SELECT count(*)::int AS n FROM document_chunks WHERE document_id = $1', [again.document.id]))[0].n).to.equal(again.document.chunkCount);
+    expect(
+      (await sql('SELECT count(*)::int AS n FROM document_chunks WHERE document_id = $1', [again.document.id]))[0].n,
+    ).to.equal(again.document.chunkCount);
   });
 });
 
@@ -124,14 +164,16 @@ describe('readers while large documents are stored (embedded database)', functio
 
   it('answers every company read, none slow, while two large documents are stored at once; both are stored', async function () {
     if (TARGET !== 'embedded') {
-      this.test!.title += ' (skipped: a server serves readers beside one transaction; the embedded database has one session)';
+      this.test!.title +=
+        ' (skipped: a server serves readers beside one transaction; the embedded database has one session)';
       this.skip();
     }
     // A service of its own: two large documents would make the shared one's search model refit under other tests.
     const own = await startTestApp();
     await createTestKeys(own);
     const request = (path: string, init: RequestInit = {}) => requestAs('admin', path, init, own.url);
-    const post = (path: string, body: unknown) => request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown) =>
+      request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     try {
       const companyId = (await request('/v1/companies?limit=1')).body.data[0].id;
       let storing = true;
@@ -147,7 +189,14 @@ describe('readers while large documents are stored (embedded database)', functio
         }
       })();
       const stored = await Promise.all(
-        [11, 12].map((seed) => post('/v1/documents', { company_id: companyId, title: `Large filing ${seed} ${Date.now()}`, doc_type: '10-K', content: filingText(1_000_000, seed) })),
+        [11, 12].map((seed) =>
+          post('/v1/documents', {
+            company_id: companyId,
+            title: `Large filing ${seed} ${Date.now()}`,
+            doc_type: '10-K',
+            content: filingText(1_000_000, seed),
+          }),
+        ),
       );
       storing = false;
       await reading;

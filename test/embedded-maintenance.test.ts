@@ -8,7 +8,15 @@ import { createTestKeys } from './helpers/keys';
 import { startTestApp, TARGET } from './helpers/test-app';
 
 const search = (app: App, query: string) =>
-  request('/v1/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, mode: 'text', top_k: 3 }) }, app.url);
+  request(
+    '/v1/search',
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, mode: 'text', top_k: 3 }),
+    },
+    app.url,
+  );
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -27,7 +35,8 @@ describe('maintenance of the embedded database (what autovacuum does on a server
     await app?.close();
     app = null;
   });
-  const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> => (app as App).database.dataSource.query(query, parameters);
+  const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+    (app as App).database.dataSource.query(query, parameters);
 
   it('gives the planner statistics of the seeded tables at start-up, and search answers from them', async function () {
     if (TARGET !== 'embedded') this.skip();
@@ -39,14 +48,23 @@ describe('maintenance of the embedded database (what autovacuum does on a server
         WHERE c.relname IN ('companies', 'income_statements', 'documents', 'document_chunks', 'chunk_postings', 'chunk_term_vectors')
         ORDER BY c.relname`,
     );
-    expect(tables.map((t) => t.relname)).to.deep.equal(['chunk_postings', 'chunk_term_vectors', 'companies', 'document_chunks', 'documents', 'income_statements']);
+    expect(tables.map((t) => t.relname)).to.deep.equal([
+      'chunk_postings',
+      'chunk_term_vectors',
+      'companies',
+      'document_chunks',
+      'documents',
+      'income_statements',
+    ]);
     for (const table of tables) {
       expect(table.analyzed, table.relname).to.equal(true);
       expect(Number(table.reltuples), table.relname).to.be.greaterThan(0);
     }
     // The planner's row count of the postings is the real one, not the empty table of the migration.
     const [{ postings }] = await sql('SELECT count(*)::int AS postings FROM chunk_postings');
-    const [{ reltuples }] = await sql(`SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = 'chunk_postings'`);
+    const [{ reltuples }] = await sql(
+      `SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = 'chunk_postings'`,
+    );
     expect(Number(reltuples)).to.equal(postings);
     const { status, body } = await search(app, 'revenue growth');
     expect(status).to.equal(200);
@@ -95,12 +113,26 @@ describe('maintenance of the embedded database (what autovacuum does on a server
 
   it('refuses a DB_SHARED_BUFFERS_MB the embedded database cannot hold', () => {
     expect(loadConfig({ DB_SHARED_BUFFERS_MB: '256' }).dbSharedBuffersMb).to.equal(256);
-    expect(() => loadConfig({ DB_SHARED_BUFFERS_MB: '4096' })).to.throw(ConfigError, /DB_SHARED_BUFFERS_MB must be between 16 and 1024/);
-    expect(() => loadConfig({ DB_SHARED_BUFFERS_MB: '1GB' })).to.throw(ConfigError, /DB_SHARED_BUFFERS_MB must be a whole number/);
+    expect(() => loadConfig({ DB_SHARED_BUFFERS_MB: '4096' })).to.throw(
+      ConfigError,
+      /DB_SHARED_BUFFERS_MB must be between 16 and 1024/,
+    );
+    expect(() => loadConfig({ DB_SHARED_BUFFERS_MB: '1GB' })).to.throw(
+      ConfigError,
+      /DB_SHARED_BUFFERS_MB must be a whole number/,
+    );
   });
 
   it('is due by autovacuum rules: analyzed when never analyzed, changed or resized by a tenth; vacuumed when a fifth is dead, inserted or grown', () => {
-    const table = { name: 't', reltuples: 10_000, relpages: 100, pages: 100, modifiedSinceAnalyze: 0, insertedSinceVacuum: 0, dead: 0 };
+    const table = {
+      name: 't',
+      reltuples: 10_000,
+      relpages: 100,
+      pages: 100,
+      modifiedSinceAnalyze: 0,
+      insertedSinceVacuum: 0,
+      dead: 0,
+    };
     expect(dueMaintenance([table])).to.deep.equal([]);
     expect(dueMaintenance([{ ...table, reltuples: -1 }])).to.deep.equal([{ name: 't', vacuum: false }]);
     expect(dueMaintenance([{ ...table, modifiedSinceAnalyze: 1_051 }])).to.deep.equal([{ name: 't', vacuum: false }]);
@@ -118,6 +150,8 @@ describe('maintenance of the embedded database (what autovacuum does on a server
     // The embeddings are vacuumed, never analyzed (see NOT_ANALYZED).
     const embeddings = { ...table, name: 'chunk_embeddings' };
     expect(dueMaintenance([{ ...embeddings, reltuples: -1 }])).to.deep.equal([]);
-    expect(dueMaintenance([{ ...embeddings, dead: 2_051 }])).to.deep.equal([{ name: 'chunk_embeddings', vacuum: true }]);
+    expect(dueMaintenance([{ ...embeddings, dead: 2_051 }])).to.deep.equal([
+      { name: 'chunk_embeddings', vacuum: true },
+    ]);
   });
 });

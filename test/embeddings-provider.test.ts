@@ -10,7 +10,11 @@ import { request } from './helpers/http';
 import { FAKE_DIMENSIONS, startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai';
 
 const post = (app: App, path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, app.url);
+  request(
+    path,
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    app.url,
+  );
 
 describe('embeddings from an OpenAI-compatible provider (local fake server)', function () {
   this.timeout(120_000);
@@ -20,7 +24,12 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
   before(async function () {
     if (TARGET !== 'embedded') this.skip(); // the vector leg needs pgvector, which the PostgreSQL 15 service lacks
     fake = await startFakeOpenAI();
-    app = await startTestApp({ openaiApiKey: 'sk-test-key', openaiBaseUrl: fake.url, embeddingModel: 'fake-embed', aiTimeoutMs: 1000 });
+    app = await startTestApp({
+      openaiApiKey: 'sk-test-key',
+      openaiBaseUrl: fake.url,
+      embeddingModel: 'fake-embed',
+      aiTimeoutMs: 1000,
+    });
     await createTestKeys(app);
   });
 
@@ -31,15 +40,25 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
 
   it('embeds the demo documents through the provider and searches with its vectors', async () => {
     expect(fake.requests.length).to.be.above(1);
-    expect(fake.requests.every((r) => r.path === '/v1/embeddings' && r.authorization === 'Bearer sk-test-key')).to.equal(true);
+    expect(
+      fake.requests.every((r) => r.path === '/v1/embeddings' && r.authorization === 'Bearer sk-test-key'),
+    ).to.equal(true);
     expect(fake.requests[0].body.model).to.equal('fake-embed');
-    const [{ models }] = await app.database.dataSource.query(`SELECT array_agg(DISTINCT model) AS models FROM chunk_embeddings`);
+    const [{ models }] = await app.database.dataSource.query(
+      `SELECT array_agg(DISTINCT model) AS models FROM chunk_embeddings`,
+    );
     // The stored model names the endpoint and the size, so vectors of different spaces never mix.
     expect(models).to.have.length(1);
     expect(models[0]).to.match(/^openai:127\.0\.0\.1:\d+\/fake-embed@64$/);
-    const [{ dims }] = await app.database.dataSource.query('SELECT vector_dims(embedding) AS dims FROM chunk_embeddings LIMIT 1');
+    const [{ dims }] = await app.database.dataSource.query(
+      'SELECT vector_dims(embedding) AS dims FROM chunk_embeddings LIMIT 1',
+    );
     expect(dims).to.equal(FAKE_DIMENSIONS);
-    const { status, body } = await post(app, '/v1/search', { query: 'clinical trials and FDA approval', mode: 'vector', top_k: 3 });
+    const { status, body } = await post(app, '/v1/search', {
+      query: 'clinical trials and FDA approval',
+      mode: 'vector',
+      top_k: 3,
+    });
     expect(status).to.equal(200);
     expect(body.data).to.have.length(3);
     expect(body.data[0].vector_rank).to.equal(1);
@@ -47,7 +66,12 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
 
   it('turns a provider failure into a 502 and a silent provider into a 504, storing nothing', async () => {
     const [{ before }] = await app.database.dataSource.query('SELECT count(*)::int AS before FROM documents');
-    const document = { company_id: 1, title: 'Provider test', doc_type: 'note', content: 'A note that needs embedding.' };
+    const document = {
+      company_id: 1,
+      title: 'Provider test',
+      doc_type: 'note',
+      content: 'A note that needs embedding.',
+    };
     fake.behaviour = 'fail';
     const failed = await post(app, '/v1/documents', document);
     expect(failed.status).to.equal(502);
@@ -66,7 +90,10 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
 
   it('keeps the vectors of one model when switching to another, and fills in the new model', async () => {
     // Switch to the built-in model: it is fitted on the stored chunks and embeds all of them.
-    const builtin = new CorpusModel(app.database, createLogger('silent'), { backgroundRefit: false, lsa: DEFAULT_LSA_OPTIONS });
+    const builtin = new CorpusModel(app.database, createLogger('silent'), {
+      backgroundRefit: false,
+      lsa: DEFAULT_LSA_OPTIONS,
+    });
     expect(await builtin.refitIfStale()).to.equal(true);
     const [{ chunks }] = await app.database.dataSource.query('SELECT count(*)::int AS chunks FROM document_chunks');
     const rows: Array<{ model: string; n: number }> = await app.database.dataSource.query(

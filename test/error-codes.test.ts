@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { request } from './helpers/http';
 import { withCredentials } from './helpers/keys';
-import { parseSseStream } from '../src/shared/sse';
+import { readSseEvents } from './helpers/sse-events';
 
 /**
  * One error path: the same bad input gets the same code over REST, /graphql and /graphql/stream (graphql-sse), and
@@ -18,10 +18,12 @@ interface BadInput {
   restMessage: RegExp;
 }
 
-const SEARCH = 'query($query: String!, $topK: Int, $mode: SearchMode) { search(query: $query, topK: $topK, mode: $mode) { chunkId } }';
+const SEARCH =
+  'query($query: String!, $topK: Int, $mode: SearchMode) { search(query: $query, topK: $topK, mode: $mode) { chunkId } }';
 const INGEST = 'mutation($input: IngestDocumentInput!) { ingestDocument(input: $input) { created } }';
 const SUMMARIZE = 'mutation($input: SummarizeInput!) { summarize(input: $input) { model } }';
-const INCOME = 'query($id: Int!, $period: String) { company(id: $id) { incomeStatement(period: $period) { revenue } } }';
+const INCOME =
+  'query($id: Int!, $period: String) { company(id: $id) { incomeStatement(period: $period) { revenue } } }';
 const DOCUMENT = { company_id: 1, title: 'Codes', doc_type: 'note', content: 'A note.' };
 const DOCUMENT_INPUT = { companyId: 1, title: 'Codes', docType: 'note', content: 'A note.' };
 
@@ -77,14 +79,25 @@ const CASES: BadInput[] = [
   },
 ];
 
-async function overRest({ method, path, body }: BadInput['rest']): Promise<{ code: string; message: string; details?: any }> {
-  const response = await request(path, method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {});
+async function overRest({
+  method,
+  path,
+  body,
+}: BadInput['rest']): Promise<{ code: string; message: string; details?: any }> {
+  const response = await request(
+    path,
+    method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {},
+  );
   expect(response.body.success, `${method} ${path}`).to.equal(false);
   return response.body.error;
 }
 
 async function overGraphQL({ query, variables }: BadInput['graphql']): Promise<string> {
-  const { body } = await request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const { body } = await request('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   return body.errors?.[0]?.extensions?.code;
 }
 
@@ -95,8 +108,9 @@ async function overStream({ query, variables }: BadInput['graphql']): Promise<st
     headers: withCredentials(app().url, { 'content-type': 'application/json', accept: 'text/event-stream' }),
     body: JSON.stringify({ query, variables }),
   });
-  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) return ((await response.json()) as any).errors?.[0]?.extensions?.code;
-  for await (const event of parseSseStream(response.body!)) {
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream'))
+    return ((await response.json()) as any).errors?.[0]?.extensions?.code;
+  for await (const event of readSseEvents(response.body!)) {
     if (event.event === 'next' && event.data?.errors?.length) return event.data.errors[0].extensions?.code;
   }
   return 'no error';
@@ -122,8 +136,26 @@ describe('The same bad input gets the same code on every transport', function ()
     expect(error.details).to.deep.equal({ field: 'mode', accepted: ['hybrid', 'text', 'vector'] });
   });
 
+  it('names the field at fault and lists what it accepts as an array, whichever layer refused the value', async () => {
+    const cases = [
+      [{ method: 'GET', path: '/v1/companies/1/income-statement?period=Q9-2024' }, 'period'],
+      [{ method: 'POST', path: '/v1/ai/summarize', body: { company_id: 1, summary_type: 'bogus' } }, 'summary_type'],
+      [{ method: 'POST', path: '/v1/search', body: { query: 'revenue', doc_types: ['memo-of-nothing'] } }, 'doc_types'],
+      [{ method: 'GET', path: '/v1/companies/1/periods?type=yearly' }, 'type'],
+    ] as const;
+    for (const [input, field] of cases) {
+      const error = await overRest(input as BadInput['rest']);
+      expect(error.details?.field, input.path).to.equal(field);
+      expect(error.details?.accepted, input.path).to.be.an('array').that.is.not.empty;
+    }
+  });
+
   it('names a nested field as the REST body does', async () => {
-    const error = await overRest({ method: 'POST', path: '/v1/ai/chat', body: { messages: [{ role: 'user', content: 7 }] } });
+    const error = await overRest({
+      method: 'POST',
+      path: '/v1/ai/chat',
+      body: { messages: [{ role: 'user', content: 7 }] },
+    });
     expect(error).to.deep.include({ code: 'BAD_USER_INPUT', message: 'messages[0].content must be a string, got 7' });
   });
 

@@ -3,7 +3,15 @@ import { score } from '../bench/eval-ai';
 
 type Question = Parameters<typeof score>[0];
 const question = (kind: string, period: string, metric: string, gold: number[] | null): Question => ({
-  id: 'q', kind, messages: [], ticker: 'TSLA', period, metric, gold, unit: 'usd', answerable: gold !== null,
+  id: 'q',
+  kind,
+  messages: [],
+  ticker: 'TSLA',
+  period,
+  metric,
+  gold,
+  unit: 'usd',
+  answerable: gold !== null,
 });
 
 describe('the analyst eval scorer (bench/eval-ai)', () => {
@@ -17,17 +25,36 @@ describe('the analyst eval scorer (bench/eval-ai)', () => {
 
   const quarter = question('value-q', 'Q3-2024', 'net_income', [21448e6]);
   it('reads the written forms of a period and flags figures given for another period or for none', () => {
-    expect(score(quarter, "Apple's profit in the third quarter of fiscal 2024 was $21.45 billion.")).to.include({ right: true, otherPeriod: false });
-    expect(score(quarter, "Apple's profit in Q3 FY24 was $21.45 billion.")).to.include({ right: true, otherPeriod: false });
+    expect(score(quarter, "Apple's profit in the third quarter of fiscal 2024 was $21.45 billion.")).to.include({
+      right: true,
+      otherPeriod: false,
+    });
+    expect(score(quarter, "Apple's profit in Q3 FY24 was $21.45 billion.")).to.include({
+      right: true,
+      otherPeriod: false,
+    });
     expect(score(quarter, "Apple's profit was $21.45 billion.")).to.include({ right: false, otherPeriod: true });
-    expect(score(quarter, "Apple's profit in Q3 FY24 was $21.45 billion. In Q2 2024 net income was $23.6 billion.").otherPeriod).to.equal(true);
+    expect(
+      score(quarter, "Apple's profit in Q3 FY24 was $21.45 billion. In Q2 2024 net income was $23.6 billion.")
+        .otherPeriod,
+    ).to.equal(true);
   });
 
   const missing = question('missing', 'FY2005', 'revenue', null);
   it('counts a missing answer right only when "not available" comes first and later figures are labelled as another period', () => {
-    expect(score(missing, 'Revenue was $13.9 billion in FY2005. Actually that is not available.').right).to.equal(false);
-    expect(score(missing, 'Revenue for FY2005 is not available. Revenue in FY2007 was $24.58 billion.')).to.include({ right: false, otherPeriod: true });
+    expect(score(missing, 'Revenue was $13.9 billion in FY2005. Actually that is not available.').right).to.equal(
+      false,
+    );
+    expect(score(missing, 'Revenue for FY2005 is not available. Revenue in FY2007 was $24.58 billion.')).to.include({
+      right: false,
+      otherPeriod: true,
+    });
     expect(score(missing, 'Apple has no debt; revenue was $24.58 billion in 2007.').right).to.equal(false);
-    expect(score(missing, 'Revenue for FY2005 is not available. The nearest stored period is FY2007: revenue $24.58 billion.')).to.include({ right: true, otherPeriod: false });
+    expect(
+      score(
+        missing,
+        'Revenue for FY2005 is not available. The nearest stored period is FY2007: revenue $24.58 billion.',
+      ),
+    ).to.include({ right: true, otherPeriod: false });
   });
 });

@@ -9,30 +9,46 @@ const ROOT = path.join(__dirname, '..', '..');
 const TYPESCRIPT = path.join(ROOT, 'dist', 'examples', 'typescript');
 const PYTHON = path.join(ROOT, 'examples', 'python');
 
-/** The example programs of the README (examples/), run as a user would against the service. */
+/** The example programs (examples/, docs/sdks.md), run as a user would against the service. */
 describe('examples/', function () {
   this.timeout(60_000);
-  const env = () => ({ FIS_BASE_URL: app().url, FIS_API_KEY: keysFor(app().url).analyst, PYTHONPATH: path.join(ROOT, 'sdk', 'python'), PYTHONDONTWRITEBYTECODE: '1' });
+  const env = () => ({
+    FIS_BASE_URL: app().url,
+    FIS_API_KEY: keysFor(app().url).analyst,
+    PYTHONPATH: path.join(ROOT, 'sdk', 'python'),
+    PYTHONDONTWRITEBYTECODE: '1',
+  });
   const programs = {
     typescript: {
-      growth: (sector: string) => runProgram(process.execPath, [path.join(TYPESCRIPT, 'fastest-growth.js'), sector], { env: env() }),
-      chat: (question: string, ticker: string) => runProgram(process.execPath, [path.join(TYPESCRIPT, 'chat-stream.js'), question, ticker], { env: env() }),
+      growth: (sector: string) =>
+        runProgram(process.execPath, [path.join(TYPESCRIPT, 'fastest-growth.js'), sector], { env: env() }),
+      chat: (question: string, ticker: string) =>
+        runProgram(process.execPath, [path.join(TYPESCRIPT, 'chat-stream.js'), question, ticker], { env: env() }),
     },
     python: {
-      growth: (sector: string) => runProgram('python3', [path.join(PYTHON, 'fastest_growth.py'), sector], { env: env() }),
-      chat: (question: string, ticker: string) => runProgram('python3', [path.join(PYTHON, 'chat_stream.py'), question, ticker], { env: env() }),
+      growth: (sector: string) =>
+        runProgram('python3', [path.join(PYTHON, 'fastest_growth.py'), sector], { env: env() }),
+      chat: (question: string, ticker: string) =>
+        runProgram('python3', [path.join(PYTHON, 'chat_stream.py'), question, ticker], { env: env() }),
     },
   };
 
   /** The sector's companies with annual revenue growth, fastest first, as the REST API reports them. */
   async function fastestGrowth(sector: string): Promise<string[]> {
-    const companies = (await get(`/v1/companies?sector=${encodeURIComponent(sector)}&limit=100`)).body.data as Array<{ id: number; ticker: string }>;
+    const companies = (await get(`/v1/companies?sector=${encodeURIComponent(sector)}&limit=100`)).body.data as Array<{
+      id: number;
+      ticker: string;
+    }>;
     const rows = [];
     for (const company of companies) {
       const ratios = await get(`/v1/companies/${company.id}/ratios?period=latest-fy`);
-      if (ratios.status === 200 && ratios.body.data.revenue_growth !== null) rows.push({ ticker: company.ticker, growth: ratios.body.data.revenue_growth as number });
+      if (ratios.status === 200 && ratios.body.data.revenue_growth !== null)
+        rows.push({ ticker: company.ticker, growth: ratios.body.data.revenue_growth as number });
     }
-    return rows.sort((a, b) => b.growth - a.growth).slice(0, 5).map((row) => row.ticker);
+    return rows
+      .sort((a, b) => b.growth - a.growth)
+      .slice(0, 5)
+      .map((row) => row.ticker);
   }
 
   const ok = (result: CliResult) => {

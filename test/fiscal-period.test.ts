@@ -13,9 +13,19 @@ import {
 
 describe('fiscal periods', () => {
   it('parses quarters and fiscal years in any case and trims spaces', () => {
-    expect(parseExactPeriod('Q2-2024')).to.deep.equal({ label: 'Q2-2024', type: 'QUARTER', fiscalYear: 2024, fiscalQuarter: 2 });
+    expect(parseExactPeriod('Q2-2024')).to.deep.equal({
+      label: 'Q2-2024',
+      type: 'QUARTER',
+      fiscalYear: 2024,
+      fiscalQuarter: 2,
+    });
     expect(parseExactPeriod(' q4-2023 ')).to.deep.include({ label: 'Q4-2023', fiscalQuarter: 4 });
-    expect(parseExactPeriod('fy2025')).to.deep.equal({ label: 'FY2025', type: 'ANNUAL', fiscalYear: 2025, fiscalQuarter: null });
+    expect(parseExactPeriod('fy2025')).to.deep.equal({
+      label: 'FY2025',
+      type: 'ANNUAL',
+      fiscalYear: 2025,
+      fiscalQuarter: null,
+    });
   });
 
   it('reads omitted, empty and "latest" as the newest quarter and "latest-fy" as the newest fiscal year', () => {

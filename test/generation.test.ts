@@ -3,7 +3,11 @@ import { AppError } from '../src/shared/errors';
 import { generateText, Slots } from '../src/ai/generation';
 import type { Writer, WritingTask } from '../src/ai/writer';
 
-const task = { kind: 'chat', sheet: { companies: [], passages: [] }, messages: [{ role: 'user', content: 'hi' }] } as WritingTask;
+const task = {
+  kind: 'chat',
+  sheet: { companies: [], passages: [] },
+  messages: [{ role: 'user', content: 'hi' }],
+} as WritingTask;
 const limits = { timeoutMs: 1000, maxConcurrency: 2 };
 const open = () => new AbortController().signal;
 const openCaller = () => ({ signal: open() });
@@ -37,14 +41,24 @@ describe('generation limits', () => {
 
     // A stream cannot be taken back: a failure after the first piece is not retried.
     const midway = scripted(['fail-after', 'done']);
-    expect(await generateText(midway, task, limits, new Slots(1), openCaller()).catch((e) => e.code)).to.equal('UPSTREAM_ERROR');
+    expect(await generateText(midway, task, limits, new Slots(1), openCaller()).catch((e) => e.code)).to.equal(
+      'UPSTREAM_ERROR',
+    );
     expect(midway.calls).to.equal(1);
   });
 
   it('ends a silent writer with a 504 at the deadline', async () => {
-    const silent: Writer = { model: 'silent', write: async function* () { await new Promise(() => undefined); yield ''; } };
+    const silent: Writer = {
+      model: 'silent',
+      write: async function* () {
+        await new Promise(() => undefined);
+        yield '';
+      },
+    };
     const started = Date.now();
-    const error = await generateText(silent, task, { ...limits, timeoutMs: 200 }, new Slots(1), openCaller()).catch((e) => e);
+    const error = await generateText(silent, task, { ...limits, timeoutMs: 200 }, new Slots(1), openCaller()).catch(
+      (e) => e,
+    );
     expect(error.code).to.equal('UPSTREAM_TIMEOUT');
     expect(Date.now() - started).to.be.within(150, 1000);
   });

@@ -14,11 +14,20 @@ interface Answer {
 }
 
 /** POSTs a GraphQL request to /graphql or /graphql/stream (asking for events there) and reads the whole answer. */
-async function post(baseUrl: string, path: '/graphql' | '/graphql/stream', body: string, headers: Record<string, string> = {}): Promise<Answer> {
+async function post(
+  baseUrl: string,
+  path: '/graphql' | '/graphql/stream',
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const started = Date.now();
   const response = await fetch(`${baseUrl}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(path === '/graphql/stream' ? { accept: 'text/event-stream' } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(path === '/graphql/stream' ? { accept: 'text/event-stream' } : {}),
+      ...headers,
+    },
     body,
   });
   const text = await response.text();
@@ -36,7 +45,13 @@ describe('GraphQL admission: parser limits and the rate limit before parsing', f
       expect(limitClassOf(parse('{ companies { total } sectors }'))).to.equal('reads');
       expect(limitClassOf(parse('{ sectors search(query: "x") { chunkId } }'))).to.equal('search');
       expect(limitClassOf(parse('mutation { summarize(input: { companyId: 1 }) { model } }'))).to.equal('ai');
-      expect(() => limitClassOf(parse('mutation { a: summarize(input: { companyId: 1 }) { model } b: compare(input: { companyIds: [1, 2] }) { model } }'))).to.throw(/one AI answer/);
+      expect(() =>
+        limitClassOf(
+          parse(
+            'mutation { a: summarize(input: { companyId: 1 }) { model } b: compare(input: { companyIds: [1, 2] }) { model } }',
+          ),
+        ),
+      ).to.throw(/one AI answer/);
     });
   });
 
@@ -49,10 +64,18 @@ describe('GraphQL admission: parser limits and the rate limit before parsing', f
       });
 
       it('stops the parser at the token limit, and refuses too many directives', async () => {
-        const manyTokens = await post(app().url, path, JSON.stringify({ query: `{ __typename ${'@a '.repeat(6_000)}}` }));
+        const manyTokens = await post(
+          app().url,
+          path,
+          JSON.stringify({ query: `{ __typename ${'@a '.repeat(6_000)}}` }),
+        );
         expect(manyTokens.status).to.equal(400);
         expect(manyTokens.text).to.match(/more than \d+ tokens/);
-        const manyDirectives = await post(app().url, path, JSON.stringify({ query: `{ __typename ${'@include(if: true) '.repeat(150)}}` }));
+        const manyDirectives = await post(
+          app().url,
+          path,
+          JSON.stringify({ query: `{ __typename ${'@include(if: true) '.repeat(150)}}` }),
+        );
         expect(manyDirectives.status).to.equal(400);
         expect(manyDirectives.text).to.match(/150 directives; the limit is 100/);
       });
@@ -68,7 +91,13 @@ describe('GraphQL admission: parser limits and the rate limit before parsing', f
   describe('with a small read budget', () => {
     let limited: App;
     before(async () => {
-      limited = await startTestApp({ rateLimits: { reads: { limit: 3, windowSeconds: 60 }, search: { limit: 50, windowSeconds: 60 }, ai: { limit: 50, windowSeconds: 60 } } });
+      limited = await startTestApp({
+        rateLimits: {
+          reads: { limit: 3, windowSeconds: 60 },
+          search: { limit: 50, windowSeconds: 60 },
+          ai: { limit: 50, windowSeconds: 60 },
+        },
+      });
       await createTestKeys(limited);
     });
     after(() => limited?.close());
@@ -76,7 +105,8 @@ describe('GraphQL admission: parser limits and the rate limit before parsing', f
     it('counts long documents before parsing them, so a flood is refused with 429 for the price of a counter', async () => {
       const headers = { 'x-api-key': keysFor(limited.url).viewer };
       const statuses: number[] = [];
-      for (let i = 0; i < 3; i += 1) statuses.push((await post(limited.url, '/graphql', directiveFlood, headers)).status);
+      for (let i = 0; i < 3; i += 1)
+        statuses.push((await post(limited.url, '/graphql', directiveFlood, headers)).status);
       statuses.push((await post(limited.url, '/graphql/stream', directiveFlood, headers)).status);
       const refused = await post(limited.url, '/graphql', directiveFlood, headers);
       statuses.push(refused.status);
@@ -86,7 +116,10 @@ describe('GraphQL admission: parser limits and the rate limit before parsing', f
 
     it('gives the read back when a long document turns out to be an AI request, so it costs what REST charges', async () => {
       const headers = { 'x-api-key': keysFor(limited.url).analyst };
-      const read = async () => (await post(limited.url, '/graphql', JSON.stringify({ query: '{ sectors }' }), headers)).headers.get('ratelimit');
+      const read = async () =>
+        (await post(limited.url, '/graphql', JSON.stringify({ query: '{ sectors }' }), headers)).headers.get(
+          'ratelimit',
+        );
       expect(await read()).to.match(/^limit=3, remaining=2,/);
       // A long document (padded with a comment) asking for an AI answer: charged to reads first, then moved to ai.
       const padded = `# ${'x'.repeat(PREPAID_ABOVE_CHARS)}\nmutation { summarize(input: { companyId: 987654 }) { model } }`;
@@ -103,8 +136,15 @@ describe('/graphql/stream under the rules of /graphql', function () {
   const analyst = () => ({ 'x-api-key': keysFor(app().url).analyst });
 
   it('runs one AI answer per request: aliased summaries are refused before any generation', async () => {
-    const aliases = Array.from({ length: 30 }, (_, i) => `s${i}: summarize(input: { companyId: 1 }) { model }`).join(' ');
-    const answer = await post(app().url, '/graphql/stream', JSON.stringify({ query: `mutation { ${aliases} }` }), analyst());
+    const aliases = Array.from({ length: 30 }, (_, i) => `s${i}: summarize(input: { companyId: 1 }) { model }`).join(
+      ' ',
+    );
+    const answer = await post(
+      app().url,
+      '/graphql/stream',
+      JSON.stringify({ query: `mutation { ${aliases} }` }),
+      analyst(),
+    );
     expect(answer.status).to.equal(400);
     expect(answer.text).to.match(/one AI answer/);
     expect(answer.text).not.to.include('"model"');
@@ -112,11 +152,23 @@ describe('/graphql/stream under the rules of /graphql', function () {
 
   it('answers every request error with the same 4xx and code as /graphql (POST and GET), never 200 or 500', async () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
-      ['an operationName that names no operation', { query: 'query A { sectors }', operationName: 'B' }, 'OPERATION_RESOLUTION_FAILURE'],
-      ['two operations and no operationName', { query: 'query A { sectors } query B { sectors }' }, 'OPERATION_RESOLUTION_FAILURE'],
+      [
+        'an operationName that names no operation',
+        { query: 'query A { sectors }', operationName: 'B' },
+        'OPERATION_RESOLUTION_FAILURE',
+      ],
+      [
+        'two operations and no operationName',
+        { query: 'query A { sectors } query B { sectors }' },
+        'OPERATION_RESOLUTION_FAILURE',
+      ],
       ['a syntax error', { query: 'query A { sectors ' }, 'GRAPHQL_PARSE_FAILED'],
       ['a field the schema does not have', { query: '{ nosuchfield }' }, 'GRAPHQL_VALIDATION_FAILED'],
-      ['a variable of the wrong type', { query: 'query A($id: Int!) { company(id: $id) { id } }', variables: { id: 'one' } }, 'BAD_USER_INPUT'],
+      [
+        'a variable of the wrong type',
+        { query: 'query A($id: Int!) { company(id: $id) { id } }', variables: { id: 'one' } },
+        'BAD_USER_INPUT',
+      ],
       ['a required variable left out', { query: 'query A($id: Int!) { company(id: $id) { id } }' }, 'BAD_USER_INPUT'],
     ];
     for (const [name, request, code] of cases) {
@@ -126,8 +178,15 @@ describe('/graphql/stream under the rules of /graphql', function () {
         expect(answer.headers.get('content-type'), `${name} on ${path}`).to.match(/^application\/json/);
         expect(JSON.parse(answer.text).errors[0].extensions.code, `${name} on ${path}`).to.equal(code);
       }
-      const search = new URLSearchParams(Object.entries(request).map(([key, value]): [string, string] => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
-      const viaGet = await fetch(`${app().url}/graphql?${search}`, { headers: { ...analyst(), 'apollo-require-preflight': 'true' } });
+      const search = new URLSearchParams(
+        Object.entries(request).map(([key, value]): [string, string] => [
+          key,
+          typeof value === 'string' ? value : JSON.stringify(value),
+        ]),
+      );
+      const viaGet = await fetch(`${app().url}/graphql?${search}`, {
+        headers: { ...analyst(), 'apollo-require-preflight': 'true' },
+      });
       expect(viaGet.status, `${name} on GET /graphql`).to.equal(400);
       expect(((await viaGet.json()) as any).errors[0].extensions.code, `${name} on GET /graphql`).to.equal(code);
     }
@@ -152,12 +211,21 @@ describe('/graphql/stream under the rules of /graphql', function () {
   });
 
   it('needs the CSRF header with a session cookie, on GET too (a GET here starts a chat)', async () => {
-    const signIn = await fetch(`${app().url}/v1/auth/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: keysFor(app().url).analyst }) });
+    const signIn = await fetch(`${app().url}/v1/auth/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key: keysFor(app().url).analyst }),
+    });
     const cookies = signIn.headers.getSetCookie();
     const cookie = cookies.map((c) => c.split(';')[0]).join('; ');
     const csrf = ((await signIn.json()) as any).data.csrf_token as string;
-    const query = encodeURIComponent('subscription { chat(input: { companyIds: [987654], messages: [{ role: "user", content: "Revenue?" }] }) { type } }');
-    const get = (headers: Record<string, string>) => fetch(`${app().url}/graphql/stream?query=${query}`, { headers: { accept: 'text/event-stream', cookie, ...headers } });
+    const query = encodeURIComponent(
+      'subscription { chat(input: { companyIds: [987654], messages: [{ role: "user", content: "Revenue?" }] }) { type } }',
+    );
+    const get = (headers: Record<string, string>) =>
+      fetch(`${app().url}/graphql/stream?query=${query}`, {
+        headers: { accept: 'text/event-stream', cookie, ...headers },
+      });
     const withoutHeader = await get({});
     expect(withoutHeader.status).to.equal(403);
     expect(await withoutHeader.text()).to.include('x-csrf-token');

@@ -71,11 +71,17 @@ describe('Statement histories read ahead for a page of companies', () => {
     // balance sheet starts a day earlier than its income statement says: the dates must come from the first kind that
     // has the period, in the order income, balance sheet, cash flow, as for the company alone. Put back afterwards
     // (the suite shares this database).
-    await db.query(`CREATE TABLE history_test_income AS SELECT * FROM income_statements WHERE company_id = ${Number(id)} AND period = '${newest}'`);
+    await db.query(
+      `CREATE TABLE history_test_income AS SELECT * FROM income_statements WHERE company_id = ${Number(id)} AND period = '${newest}'`,
+    );
     try {
       await db.query('DELETE FROM income_statements WHERE company_id = $1 AND period = $2', [id, newest]);
-      await db.query(`UPDATE balance_sheets SET period_start = period_start - 1 WHERE company_id = $1 AND period IN ($2, $3)`, [id, newest, before]);
-      const selection = 'statements(type: ANNUAL, last: 3) { period periodStart periodEnd incomeStatement { revenue } balanceSheet { totalAssets } }';
+      await db.query(
+        `UPDATE balance_sheets SET period_start = period_start - 1 WHERE company_id = $1 AND period IN ($2, $3)`,
+        [id, newest, before],
+      );
+      const selection =
+        'statements(type: ANNUAL, last: 3) { period periodStart periodEnd incomeStatement { revenue } balanceSheet { totalAssets } }';
       const page = await graphql(`{ companies(limit: 100) { items { id ${selection} } } }`);
       const alone = await graphql(`{ company(id: ${Number(id)}) { id ${selection} } }`);
       const onPage = page.body.data.companies.items.find((item: { id: number }) => item.id === Number(id));
@@ -84,35 +90,81 @@ describe('Statement histories read ahead for a page of companies', () => {
       expect([first.period, first.incomeStatement, second.period]).to.deep.equal([newest, null, before]);
       // The newest year's dates are the balance sheet's (a day earlier); the year before's are the income statement's.
       const startOf = async (table: string, period: string) =>
-        (await db.query(`SELECT to_char(period_start, 'YYYY-MM-DD') AS start FROM ${table} WHERE company_id = $1 AND period = $2`, [id, period]))[0].start;
+        (
+          await db.query(
+            `SELECT to_char(period_start, 'YYYY-MM-DD') AS start FROM ${table} WHERE company_id = $1 AND period = $2`,
+            [id, period],
+          )
+        )[0].start;
       expect(first.periodStart).to.equal(await startOf('balance_sheets', newest));
       expect(second.periodStart).to.equal(await startOf('income_statements', before));
       expect(second.periodStart).not.to.equal(await startOf('balance_sheets', before));
     } finally {
-      await db.query(`UPDATE balance_sheets SET period_start = period_start + 1 WHERE company_id = $1 AND period IN ($2, $3)`, [id, newest, before]);
+      await db.query(
+        `UPDATE balance_sheets SET period_start = period_start + 1 WHERE company_id = $1 AND period IN ($2, $3)`,
+        [id, newest, before],
+      );
       await db.query('INSERT INTO income_statements SELECT * FROM history_test_income');
       await db.query('DROP TABLE history_test_income');
     }
   });
 
   it('answers two pages of one request from their own reads when they select different columns of the same history', async () => {
-    const response = await graphql(`{
-      first: companies(limit: 5) { items { id statements(type: ANNUAL, last: 2) { period incomeStatement { revenue } } } }
-      second: companies(limit: 5) { items { id statements(type: ANNUAL, last: 2) { period incomeStatement { netIncome } } } }
-    }`);
+    const response = await graphql(`
+      {
+        first: companies(limit: 5) {
+          items {
+            id
+            statements(type: ANNUAL, last: 2) {
+              period
+              incomeStatement {
+                revenue
+              }
+            }
+          }
+        }
+        second: companies(limit: 5) {
+          items {
+            id
+            statements(type: ANNUAL, last: 2) {
+              period
+              incomeStatement {
+                netIncome
+              }
+            }
+          }
+        }
+      }
+    `);
     expect(response.body.errors).to.equal(undefined);
     const { first, second } = response.body.data;
     for (const [index, company] of first.items.entries()) {
-      const alone = await graphql(`{ company(id: ${company.id}) { statements(type: ANNUAL, last: 2) { period incomeStatement { revenue netIncome } } } }`);
+      const alone = await graphql(
+        `{ company(id: ${company.id}) { statements(type: ANNUAL, last: 2) { period incomeStatement { revenue netIncome } } } }`,
+      );
       const history = alone.body.data.company.statements;
-      expect(company.statements).to.deep.equal(history.map((p: any) => ({ period: p.period, incomeStatement: p.incomeStatement && { revenue: p.incomeStatement.revenue } })));
-      expect(second.items[index].statements).to.deep.equal(history.map((p: any) => ({ period: p.period, incomeStatement: p.incomeStatement && { netIncome: p.incomeStatement.netIncome } })));
-      expect(history.some((p: any) => p.incomeStatement?.revenue !== null && p.incomeStatement?.netIncome !== null)).to.equal(true);
+      expect(company.statements).to.deep.equal(
+        history.map((p: any) => ({
+          period: p.period,
+          incomeStatement: p.incomeStatement && { revenue: p.incomeStatement.revenue },
+        })),
+      );
+      expect(second.items[index].statements).to.deep.equal(
+        history.map((p: any) => ({
+          period: p.period,
+          incomeStatement: p.incomeStatement && { netIncome: p.incomeStatement.netIncome },
+        })),
+      );
+      expect(
+        history.some((p: any) => p.incomeStatement?.revenue !== null && p.incomeStatement?.netIncome !== null),
+      ).to.equal(true);
     }
   });
 
   it('leaves an out-of-range `last` to the resolver, with the same error as without the read-ahead', async () => {
-    const response = await graphql('{ companies(limit: 2) { items { statements(type: ANNUAL, last: 0) { period incomeStatement { revenue } } } } }');
+    const response = await graphql(
+      '{ companies(limit: 2) { items { statements(type: ANNUAL, last: 0) { period incomeStatement { revenue } } } } }',
+    );
     expect(response.body.data).to.equal(null);
     expect(response.body.errors[0].message).to.equal('last must be from 1 to 40, got 0');
     expect(response.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
@@ -123,6 +175,10 @@ describe('Statement histories read ahead for a page of companies', () => {
     const everyone = await graphql('{ companies(limit: 100) { items { id } } }');
     expect(withTotal.body.data.companies.total).to.equal(everyone.body.data.companies.items.length);
     const withoutTotal = await graphql('{ companies(limit: 3, offset: 1) { limit offset items { id } } }');
-    expect(withoutTotal.body.data.companies).to.deep.equal({ limit: 3, offset: 1, items: withTotal.body.data.companies.items });
+    expect(withoutTotal.body.data.companies).to.deep.equal({
+      limit: 3,
+      offset: 1,
+      items: withTotal.body.data.companies.items,
+    });
   });
 });

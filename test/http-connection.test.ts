@@ -4,18 +4,33 @@ import { app } from './helpers/shared-app';
 import { keysFor } from './helpers/keys';
 import { nestingDepth } from '../src/http/body';
 import { QueryRunnerAlreadyReleasedError, QueryRunnerProviderAlreadyReleasedError } from 'typeorm';
-import { databaseUnavailable, isConnectionError, isPoolBusy } from '../src/db/database-unavailable';
+import { databaseUnavailable, isConnectionError, isPoolBusy } from '../src/shared/database-unavailable';
 
 /** A request on a keep-alive agent; resolves with the status, the headers and the local port of the socket used. */
-function call(agent: http.Agent, method: string, path: string, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; localPort: number }> {
+function call(
+  agent: http.Agent,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; localPort: number }> {
   const url = new URL(path, app().url);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: { 'x-api-key': keysFor(app().url).admin, ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, localPort: req.socket?.localPort ?? 0 }));
-    });
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: { 'x-api-key': keysFor(app().url).admin, ...(body ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, localPort: req.socket?.localPort ?? 0 }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -43,7 +58,7 @@ describe('HTTP connections and bodies', () => {
   it('still closes the connection when a refused request left its body unread', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      const refused = await call(agent, 'POST', '/v1/companies', JSON.stringify({ a: 'x'.repeat(1000) }));
+      const refused = await call(agent, 'POST', '/v1/companies/1/ratios', JSON.stringify({ a: 'x'.repeat(1000) }));
       expect(refused.status).to.equal(405);
       expect(refused.headers.connection).to.equal('close');
     } finally {
@@ -79,19 +94,28 @@ describe('HTTP connections and bodies', () => {
     });
 
     it('tells a connection failure from a failing statement', () => {
-      expect(isConnectionError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).to.equal(true);
+      expect(
+        isConnectionError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
+      ).to.equal(true);
       expect(isConnectionError(new Error('Connection terminated unexpectedly'))).to.equal(true);
       expect(isConnectionError({ message: 'query failed', driverError: { code: '57P01' } })).to.equal(true);
       expect(isConnectionError({ code: '08006' })).to.equal(true);
       // TypeORM releases a transaction's runner when its connection dies; the transaction's next statement says so.
       expect(isConnectionError(new QueryRunnerAlreadyReleasedError())).to.equal(true);
       expect(isConnectionError(new QueryRunnerProviderAlreadyReleasedError())).to.equal(true);
-      expect(isConnectionError(new Error('Client has encountered a connection error and is not queryable'))).to.equal(true);
+      expect(isConnectionError(new Error('Client has encountered a connection error and is not queryable'))).to.equal(
+        true,
+      );
       // Waiting for a pool whose connections are all in use is a busy database, not a lost one.
       expect(isConnectionError(new Error('timeout exceeded when trying to connect'))).to.equal(false);
       expect(isPoolBusy(new Error('timeout exceeded when trying to connect'))).to.equal(true);
-      expect(databaseUnavailable(new Error('timeout exceeded when trying to connect'))).to.deep.include({ code: 'SERVICE_UNAVAILABLE', message: 'The database is busy; retry shortly' });
-      expect(isConnectionError({ code: '23505', message: 'duplicate key value violates unique constraint' })).to.equal(false);
+      expect(databaseUnavailable(new Error('timeout exceeded when trying to connect'))).to.deep.include({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The database is busy; retry shortly',
+      });
+      expect(isConnectionError({ code: '23505', message: 'duplicate key value violates unique constraint' })).to.equal(
+        false,
+      );
       expect(isConnectionError({ code: '42P01', message: 'relation "x" does not exist' })).to.equal(false);
       expect(isConnectionError(null)).to.equal(false);
     });

@@ -29,7 +29,12 @@ function raw(baseUrl: string, parts: string[], { gapMs = 0 } = {}): Promise<RawA
     socket.on('close', () => {
       const split = response.indexOf('\r\n\r\n');
       const head = split === -1 ? response : response.slice(0, split);
-      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), head, body: split === -1 ? '' : response.slice(split + 4), ms: Date.now() - started });
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]),
+        head,
+        body: split === -1 ? '' : response.slice(split + 4),
+        ms: Date.now() - started,
+      });
     });
     socket.on('error', reject);
   });
@@ -43,14 +48,21 @@ describe('HTTP edges: timeouts, long URLs, HEAD', function () {
     let url: string;
     const timeouts = { headersMs: 1_000, requestMs: 2_500 };
     before(async () => {
-      http = createHttpServer([{ path: '/echo', handler: async (req, res) => sendOk(res, { bytes: (await readBody(req, 1_000)).length }) }], createLogger('silent'), { timeouts });
+      http = createHttpServer(
+        [{ path: '/echo', handler: async (req, res) => sendOk(res, { bytes: (await readBody(req, 1_000)).length }) }],
+        createLogger('silent'),
+        { timeouts },
+      );
       await new Promise<void>((resolve) => http.server.listen(0, '127.0.0.1', () => resolve()));
       url = `http://127.0.0.1:${(http.server.address() as net.AddressInfo).port}`;
     });
     after(() => http?.shutdown(100));
 
     it('are the documented 20 s for headers and 60 s for the whole request', () => {
-      expect([app().server.headersTimeout, app().server.requestTimeout]).to.deep.equal([HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS]);
+      expect([app().server.headersTimeout, app().server.requestTimeout]).to.deep.equal([
+        HEADERS_TIMEOUT_MS,
+        REQUEST_TIMEOUT_MS,
+      ]);
       expect([HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS]).to.deep.equal([20_000, 60_000]);
     });
 
@@ -66,18 +78,24 @@ describe('HTTP edges: timeouts, long URLs, HEAD', function () {
       expect(answer.status).to.equal(408);
       expect(answer.ms).to.be.within(timeouts.requestMs, timeouts.requestMs + 1_200);
       expect(JSON.parse(answer.body).error).to.include({ code: 'REQUEST_TIMEOUT' });
-      const fine = await raw(url, ['POST /echo HTTP/1.1\r\nHost: x\r\ncontent-length: 3\r\nconnection: close\r\n\r\nabc']);
+      const fine = await raw(url, [
+        'POST /echo HTTP/1.1\r\nHost: x\r\ncontent-length: 3\r\nconnection: close\r\n\r\nabc',
+      ]);
       expect([fine.status, JSON.parse(fine.body).data]).to.deep.equal([200, { bytes: 3 }]);
     });
   });
 
   it('answers an over-long URL with 414, however long, and over-long headers with 431', async () => {
     for (const length of [9_000, 20_000, 100_000]) {
-      const answer = await raw(app().url, [`GET /v1/companies?sector=${'a'.repeat(length)} HTTP/1.1\r\nHost: x\r\nconnection: close\r\n\r\n`]);
+      const answer = await raw(app().url, [
+        `GET /v1/companies?sector=${'a'.repeat(length)} HTTP/1.1\r\nHost: x\r\nconnection: close\r\n\r\n`,
+      ]);
       expect(answer.status, `${length}`).to.equal(414);
       expect(JSON.parse(answer.body).error.code).to.equal('URI_TOO_LONG');
     }
-    const headers = await raw(app().url, [`GET /v1/companies HTTP/1.1\r\nHost: x\r\nx-filler: ${'a'.repeat(20_000)}\r\nconnection: close\r\n\r\n`]);
+    const headers = await raw(app().url, [
+      `GET /v1/companies HTTP/1.1\r\nHost: x\r\nx-filler: ${'a'.repeat(20_000)}\r\nconnection: close\r\n\r\n`,
+    ]);
     expect(headers.status).to.equal(431);
   });
 

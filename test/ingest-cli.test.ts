@@ -12,16 +12,26 @@ const run = (args: string[], env: Record<string, string | undefined> = {}) => ru
 
 function writeFiles(marker: string): string {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'fis-ingest-'));
-  fs.writeFileSync(path.join(folder, 'call_notes.txt'), `Call notes. The ${marker} plant ran at full capacity.\n\nMargins improved.`);
+  fs.writeFileSync(
+    path.join(folder, 'call_notes.txt'),
+    `Call notes. The ${marker} plant ran at full capacity.\n\nMargins improved.`,
+  );
   fs.writeFileSync(path.join(folder, 'outlook.md'), `# Outlook\n\nThe ${marker} expansion continues next year.`);
   fs.mkdirSync(path.join(folder, 'nested'));
-  fs.writeFileSync(path.join(folder, 'nested', 'release.html'), `<html><body><p>Press release about ${marker}.</p><table><tr><td>Sales</td><td>12</td></tr></table></body></html>`);
-  fs.writeFileSync(path.join(folder, 'ignored.pdf'), 'not read');
+  fs.writeFileSync(
+    path.join(folder, 'nested', 'release.html'),
+    `<html><body><p>Press release about ${marker}.</p><table><tr><td>Sales</td><td>12</td></tr></table></body></html>`,
+  );
+  fs.writeFileSync(path.join(folder, 'ignored.docx'), 'not read');
   return folder;
 }
 
 const post = (baseUrl: string, body: unknown) =>
-  request('/v1/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, baseUrl);
+  request(
+    '/v1/search',
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    baseUrl,
+  );
 
 describe('npm run ingest', function () {
   this.timeout(120_000);
@@ -29,12 +39,24 @@ describe('npm run ingest', function () {
   it('sends .txt, .md and .html files of a folder to a running service, and reports what it did', async () => {
     const marker = `quorvantis${Date.now()}`;
     const folder = writeFiles(marker);
-    const first = await run([folder, '--company', 'nwsc', '--type', 'note', '--api', app().url, '--key', keysFor(app().url).admin]);
+    const first = await run([
+      folder,
+      '--company',
+      'nwsc',
+      '--type',
+      'note',
+      '--api',
+      app().url,
+      '--key',
+      keysFor(app().url).admin,
+    ]);
     expect(first.status, first.stderr).to.equal(0);
     expect(first.stdout).to.match(/\[1\/3\] .*call_notes\.txt: stored as document \d+, \d+ chunks/);
     expect(first.stdout).to.match(/Done: 3 stored \(\d+ chunks\), 0 already present, 0 failed/);
-    expect(first.stdout).not.to.include('ignored.pdf');
-    const again = await run([folder, '--company', 'NWSC', '--api', app().url], { FIS_API_KEY: keysFor(app().url).admin });
+    expect(first.stdout).not.to.include('ignored.docx');
+    const again = await run([folder, '--company', 'NWSC', '--api', app().url], {
+      FIS_API_KEY: keysFor(app().url).admin,
+    });
     expect(again.stdout).to.match(/Done: 0 stored \(0 chunks\), 3 already present, 0 failed/);
     const { body } = await post(app().url, { query: marker, top_k: 3 });
     expect(body.data.map((hit: any) => hit.title).sort()).to.deep.equal(['call notes', 'outlook', 'release']);

@@ -23,7 +23,17 @@ describe('npm run keys', function () {
 
     const service = await startTestApp({ dataDir: env.DATA_DIR });
     try {
-      const search = (k: string) => requestAs(null, '/v1/search', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': k }, body: JSON.stringify({ query: 'revenue' }) }, service.url);
+      const search = (k: string) =>
+        requestAs(
+          null,
+          '/v1/search',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': k },
+            body: JSON.stringify({ query: 'revenue' }),
+          },
+          service.url,
+        );
       expect((await search(key)).status).to.equal(200);
     } finally {
       await service.close();

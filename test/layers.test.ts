@@ -21,24 +21,101 @@ function mayImportGraphql(file: string): boolean {
   );
 }
 
+/**
+ * The layers of src/ and rest-facade/, lowest first. A module may import its own folder and the folders of lower
+ * layers, never a higher layer nor another folder of its own layer. `(top)` is src/app.ts and src/main.ts.
+ */
+const LAYERS: string[][] = [
+  ['shared'],
+  ['config'],
+  ['db'],
+  ['operations'],
+  ['auth', 'limits'],
+  ['statements'],
+  ['companies'],
+  ['understanding'],
+  ['documents'],
+  ['search'],
+  ['ai'],
+  ['sec', 'demo'],
+  ['http'],
+  ['graphql'],
+  ['rest-facade'],
+  ['cli', '(top)'],
+];
+
+/** The one upward import allowed: a resolver (or its GraphQL types) names the request context it is handed. */
+const READS_THE_CONTEXT = (file: string, target: string) =>
+  /\.(resolver|types?)\.ts$/.test(file) && target === 'src/graphql/context.ts';
+
+/** The layer folder of a module: src/<folder>/…, rest-facade, or (top) for the entry points at src/. */
+function folderOf(file: string): string | null {
+  if (file.startsWith('rest-facade/')) return 'rest-facade';
+  const parts = file.split('/');
+  if (parts[0] !== 'src') return null;
+  return parts.length === 2 ? '(top)' : parts[1];
+}
+
+function layerOf(folder: string): number {
+  return LAYERS.findIndex((layer) => layer.includes(folder));
+}
+
+/** Imports that go up a layer or sideways to another folder of the same layer, as `file → target`. */
+function importsAgainstTheLayers(graph: ImportGraph): string[] {
+  return [...graph].flatMap(([file, imports]) =>
+    [...imports].flatMap((target) => {
+      const [from, to] = [folderOf(file), folderOf(target)];
+      if (from === null || to === null || from === to || READS_THE_CONTEXT(file, target)) return [];
+      return layerOf(to) < layerOf(from) ? [] : [`${file} → ${target}`];
+    }),
+  );
+}
+
 /** Every folder of TypeScript the project compiles. */
-const PROJECT_FOLDERS = ['src', 'rest-facade', 'web/test', 'bench', 'migrations', 'test', 'sdk/generate', 'sdk/typescript/src', 'sdk/typescript/test', 'examples/typescript'];
+const PROJECT_FOLDERS = [
+  'src',
+  'rest-facade',
+  'web/test',
+  'bench',
+  'migrations',
+  'test',
+  'sdk/generate',
+  'sdk/typescript/src',
+  'sdk/typescript/test',
+  'examples/typescript',
+];
 
 /**
  * Where src/ may send SQL besides the `*.repository.ts` store modules, each named with the reason it stays: a
  * statement is let through only when it matches its file's pattern, so new data access in these files still fails.
  */
 const SQL_OUTSIDE_THE_STORE: Record<string, Array<{ statement: RegExp; why: string }>> = {
-  'src/graphql/compiled-execution.ts': [{ statement: /plan\.compiled\.query\(/, why: 'runs a compiled GraphQL query (graphql-jit), no SQL' }],
-  'src/app.ts': [{ statement: /query\('SELECT 1'\)/, why: 'the readiness probe asks the database, not an aggregate' }],
-  'src/demo/seed.ts': [{ statement: /getRepository\(Document\)\.count\(\)/, why: 'the demo seed only asks whether documents exist yet' }],
-  'src/db/database.ts': [
-    { statement: /query\('SELECT 1'\)/, why: 'the health probe behind 503/recovery asks the connection, not an aggregate' },
-    { statement: /query\('SELECT pg_advisory_(un)?lock\(\$1\)'/, why: 'the start-up lock is connection plumbing around migrations' },
+  'src/graphql/compiled-execution.ts': [
+    { statement: /plan\.compiled\.query\(/, why: 'runs a compiled GraphQL query (graphql-jit), no SQL' },
   ],
-  'src/search/vector-schema.ts': [
-    { statement: /CREATE (EXTENSION|TABLE|INDEX) IF NOT EXISTS/, why: 'pgvector DDL: the table and per-model indexes depend on the server and configured models, so no migration can create them' },
-    { statement: /FROM pg_(available_extensions|extension) WHERE/, why: 'asks the catalog whether pgvector exists before that DDL' },
+  'src/app.ts': [{ statement: /query\('SELECT 1'\)/, why: 'the readiness probe asks the database, not an aggregate' }],
+  'src/demo/seed.ts': [
+    { statement: /getRepository\(Document\)\.count\(\)/, why: 'the demo seed only asks whether documents exist yet' },
+  ],
+  'src/db/database.ts': [
+    {
+      statement: /query\('SELECT 1'\)/,
+      why: 'the health probe behind 503/recovery asks the connection, not an aggregate',
+    },
+    {
+      statement: /query\('SELECT pg_advisory_(un)?lock\(\$1\)'/,
+      why: 'the start-up lock is connection plumbing around migrations',
+    },
+  ],
+  'src/db/vector-schema.ts': [
+    {
+      statement: /CREATE (EXTENSION|TABLE|INDEX) IF NOT EXISTS/,
+      why: 'pgvector DDL: the table and per-model indexes depend on the server and configured models, so no migration can create them',
+    },
+    {
+      statement: /FROM pg_(available_extensions|extension) WHERE/,
+      why: 'asks the catalog whether pgvector exists before that DDL',
+    },
   ],
 };
 
@@ -46,7 +123,10 @@ const SQL_OUTSIDE_THE_STORE: Record<string, Array<{ statement: RegExp; why: stri
 const STATEMENT_LINES = 3;
 
 function allowedSql(file: string, statement: string): boolean {
-  return file.endsWith('.repository.ts') || (SQL_OUTSIDE_THE_STORE[file] ?? []).some((exception) => exception.statement.test(statement));
+  return (
+    file.endsWith('.repository.ts') ||
+    (SQL_OUTSIDE_THE_STORE[file] ?? []).some((exception) => exception.statement.test(statement))
+  );
 }
 
 /**
@@ -79,7 +159,10 @@ describe('layers', () => {
 
     it('shows each circle as a closed path through it', () => {
       const cycles = findImportCycles(graphOf({ a: ['b'], b: ['c'], c: ['a', 'd'], d: [], e: ['e'] }));
-      expect(cycles).to.have.deep.members([['a', 'b', 'c', 'a'], ['e', 'e']]);
+      expect(cycles).to.have.deep.members([
+        ['a', 'b', 'c', 'a'],
+        ['e', 'e'],
+      ]);
     });
   });
 
@@ -92,15 +175,51 @@ describe('layers', () => {
     });
 
     it(`has no import circle in ${PROJECT_FOLDERS.join(', ')}`, () => {
-      expect(graph.has('rest-facade/facade.ts') && graph.has('src/app.ts'), 'both src/ and rest-facade/ are read').to.equal(true);
+      expect(
+        graph.has('rest-facade/facade.ts') && graph.has('src/app.ts'),
+        'both src/ and rest-facade/ are read',
+      ).to.equal(true);
       const cycles = findImportCycles(graph);
-      expect(cycles.map((cycle) => cycle.join(' → ')), 'import circles').to.deep.equal([]);
+      expect(
+        cycles.map((cycle) => cycle.join(' → ')),
+        'import circles',
+      ).to.deep.equal([]);
+    });
+
+    it('places every folder of src/ in a layer', () => {
+      const folders = new Set([...graph.keys()].map(folderOf).filter((folder): folder is string => folder !== null));
+      expect(
+        [...folders].filter((folder) => layerOf(folder) < 0),
+        'folders in no layer',
+      ).to.deep.equal([]);
+    });
+
+    it('imports one way: down the layers, never up or sideways (resolvers naming the request context excepted)', () => {
+      expect(importsAgainstTheLayers(graph)).to.deep.equal([]);
+    });
+
+    it('finds an import up a layer and one sideways (unit)', () => {
+      const offenders = importsAgainstTheLayers(
+        graphOf({
+          'src/db/data-source.ts': ['src/companies/company.entity.ts', 'src/shared/case.ts'],
+          'src/auth/api-keys.ts': ['src/limits/rate-limiter.ts'],
+          'src/companies/company.resolver.ts': ['src/graphql/context.ts', 'src/statements/statement.service.ts'],
+          'src/companies/company.service.ts': ['src/graphql/context.ts'],
+        }),
+      );
+      expect(offenders).to.deep.equal([
+        'src/db/data-source.ts → src/companies/company.entity.ts',
+        'src/auth/api-keys.ts → src/limits/rate-limiter.ts',
+        'src/companies/company.service.ts → src/graphql/context.ts',
+      ]);
     });
 
     it('keeps domain modules independent of src/graphql', () => {
       const offenders = [...graph]
         .filter(([file]) => file.startsWith('src/') && !mayImportGraphql(file))
-        .flatMap(([file, imports]) => [...imports].filter((target) => target.startsWith('src/graphql/')).map((target) => `${file} → ${target}`));
+        .flatMap(([file, imports]) =>
+          [...imports].filter((target) => target.startsWith('src/graphql/')).map((target) => `${file} → ${target}`),
+        );
       expect(offenders, 'domain modules importing src/graphql').to.deep.equal([]);
     });
   });
@@ -111,19 +230,25 @@ describe('layers', () => {
         "await manager.query('SELECT 1');",
         'await queryRunner.query(',
         '  `INSERT INTO chunk_embeddings (chunk_id) VALUES ($1)`);',
-        "const rows = await this.dataSource.manager.find(Document);",
+        'const rows = await this.dataSource.manager.find(Document);',
         "const text = 'DELETE FROM documents';",
-        "const ok = values.find((value) => value > 1);",
+        'const ok = values.find((value) => value > 1);',
       ].join('\n');
-      expect(sqlOutsideTheStore('src/somewhere.ts', source).map((found) => found.split(':')[1])).to.deep.equal(['1', '2', '3', '4', '5']);
+      expect(sqlOutsideTheStore('src/somewhere.ts', source).map((found) => found.split(':')[1])).to.deep.equal([
+        '1',
+        '2',
+        '3',
+        '4',
+        '5',
+      ]);
       expect(sqlOutsideTheStore('src/somewhere.repository.ts', source)).to.deep.equal([]);
     });
 
     it('lets a named exception through only for its own statements', () => {
       const ddl = "await runner.query('CREATE INDEX IF NOT EXISTS x ON chunk_embeddings (model)');";
       const dml = 'await manager.query(\n  `INSERT INTO chunk_embeddings (chunk_id) VALUES ($1)`);';
-      expect(sqlOutsideTheStore('src/search/vector-schema.ts', ddl)).to.deep.equal([]);
-      expect(sqlOutsideTheStore('src/search/vector-schema.ts', dml)).to.have.length(2);
+      expect(sqlOutsideTheStore('src/db/vector-schema.ts', ddl)).to.deep.equal([]);
+      expect(sqlOutsideTheStore('src/db/vector-schema.ts', dml)).to.have.length(2);
       expect(sqlOutsideTheStore('src/db/database.ts', dml)).to.have.length(2);
     });
 

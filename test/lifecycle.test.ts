@@ -60,7 +60,10 @@ describe('service lifecycle', function () {
       expect(response).to.match(/"items":\[\{"ticker"/);
       expect(await running.exited).to.equal(0);
       // After the stop nothing listens any more.
-      const refused = await fetch(`${running.url}/healthz`).then(() => false, () => true);
+      const refused = await fetch(`${running.url}/healthz`).then(
+        () => false,
+        () => true,
+      );
       expect(refused).to.equal(true);
     });
 

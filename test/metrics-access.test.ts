@@ -17,11 +17,16 @@ describe('/metrics access (METRICS_TOKEN, METRICS_PORT)', function () {
     const anonymous = await fetch(`${app.metricsUrl}/metrics`);
     expect(anonymous.status).to.equal(401);
     expect(((await anonymous.json()) as any).error.code).to.equal('UNAUTHENTICATED');
-    expect((await fetch(`${app.metricsUrl}/metrics`, { headers: { authorization: 'Bearer wrong-token-of-some-length' } })).status).to.equal(401);
+    expect(
+      (await fetch(`${app.metricsUrl}/metrics`, { headers: { authorization: 'Bearer wrong-token-of-some-length' } }))
+        .status,
+    ).to.equal(401);
     const allowed = await fetch(`${app.metricsUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
     expect(allowed.status).to.equal(200);
     expect(await allowed.text()).to.include('fis_http_requests_total');
     // The API port serves nothing else of the metrics listener.
-    expect((await fetch(`${app.metricsUrl}/v1/companies`, { headers: { authorization: `Bearer ${token}` } })).status).to.equal(404);
+    expect(
+      (await fetch(`${app.metricsUrl}/v1/companies`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).to.equal(404);
   });
 });

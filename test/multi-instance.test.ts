@@ -33,7 +33,10 @@ describe('start-up on a shared or fresh database', function () {
         // One of them with a single connection, as a small deployment might run it.
         const warnings: string[] = [];
         const [first, second] = await Promise.all([
-          startApp(testConfig({ databaseUrl: url.toString(), dbPoolSize: 1, redisUrl: null }), createLogger('warn', (line) => warnings.push(line))),
+          startApp(
+            testConfig({ databaseUrl: url.toString(), dbPoolSize: 1, redisUrl: null }),
+            createLogger('warn', (line) => warnings.push(line)),
+          ),
           startTestApp({ databaseUrl: url.toString(), dbPoolSize: 4 }),
         ]);
         try {
@@ -57,13 +60,19 @@ describe('start-up on a shared or fresh database', function () {
   if (TARGET === 'embedded') {
     it('`npm run seed` re-creates the demo data on a stopped service’s database', async () => {
       const dataDir = freshDataDir();
-      const run = () => spawnSync(process.execPath, [SEED_CLI], { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+      const run = () =>
+        spawnSync(process.execPath, [SEED_CLI], {
+          env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+          encoding: 'utf8',
+        });
       const first = run();
       expect(first.status, first.stderr).to.equal(0);
       expect(first.stdout).to.match(/Seeded 44 companies, \d+ statements and 132 documents \(embedded database\)/);
       // Damage the data, then seed again: everything is back as generated.
       const damaged = await startTestApp({ dataDir, seedDemoData: false });
-      await damaged.database.dataSource.query("DELETE FROM companies WHERE id IN (SELECT id FROM companies ORDER BY id LIMIT 5)");
+      await damaged.database.dataSource.query(
+        'DELETE FROM companies WHERE id IN (SELECT id FROM companies ORDER BY id LIMIT 5)',
+      );
       await damaged.database.dataSource.query('UPDATE income_statements SET net_income = 0');
       await damaged.close();
       const again = run();
@@ -72,7 +81,9 @@ describe('start-up on a shared or fresh database', function () {
       try {
         const list = await requestAs(null, '/v1/companies?limit=1', {}, app.url);
         expect(list.body.meta.total).to.equal(44);
-        const [{ zeroes }] = await app.database.dataSource.query('SELECT count(*)::int AS zeroes FROM income_statements WHERE net_income = 0');
+        const [{ zeroes }] = await app.database.dataSource.query(
+          'SELECT count(*)::int AS zeroes FROM income_statements WHERE net_income = 0',
+        );
         expect(zeroes).to.equal(0);
       } finally {
         await app.close();

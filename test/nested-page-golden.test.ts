@@ -1,7 +1,7 @@
 /**
- * The answers the performance work (issue 18) must not change: a nested page of companies with their statement
+ * The answers that speed work on the read path must not change: a nested page of companies with their statement
  * history, ratios and latest statements, the REST list, and full statements over REST, compared as JSON with the
- * answers the service gave on the demo data before that work (test/fixtures/nested-page-golden.json).
+ * answers kept in test/fixtures/nested-page-golden.json.
  *
  * After an intended change of the demo data or of these answers, rewrite the fixture with WRITE_GOLDEN=1 and review
  * its diff.
@@ -13,7 +13,7 @@ import { graphql, get } from './helpers/http';
 
 const GOLDEN_FILE = path.resolve(__dirname, '../../test/fixtures/nested-page-golden.json');
 
-/** The nested page of the benchmark (issue 18), widened to every kind of nested field the loaders serve. */
+/** The nested page of the benchmark, widened to every kind of nested field the loaders serve. */
 const NESTED_PAGE = `query NestedPage($limit: Int) {
   companies(limit: $limit) {
     total
@@ -48,7 +48,12 @@ async function currentAnswers(): Promise<Record<string, unknown>> {
   const nested = await graphql(NESTED_PAGE, { limit: 100 });
   expect(nested.status).to.equal(200);
   answers['POST /graphql NestedPage(limit: 100)'] = nested.body;
-  for (const route of ['/v1/companies', '/v1/companies?limit=100&offset=3', '/v1/companies/1', '/v1/companies/2/periods']) {
+  for (const route of [
+    '/v1/companies',
+    '/v1/companies?limit=100&offset=3',
+    '/v1/companies/1',
+    '/v1/companies/2/periods',
+  ]) {
     answers[`GET ${route}`] = (await get(route)).body;
   }
   for (const statement of ['income-statement', 'balance-sheet', 'cash-flow']) {
@@ -76,7 +81,8 @@ describe('Answers on the demo data stay as they were before the performance work
     const golden = JSON.parse(fs.readFileSync(GOLDEN_FILE, 'utf8'));
     for (let run = 0; run < 2; run += 1) {
       const answers = await currentAnswers();
-      for (const request of Object.keys(golden)) expect(answers[request], `${request}, run ${run + 2}`).to.deep.equal(golden[request]);
+      for (const request of Object.keys(golden))
+        expect(answers[request], `${request}, run ${run + 2}`).to.deep.equal(golden[request]);
     }
   });
 });

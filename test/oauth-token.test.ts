@@ -14,7 +14,9 @@ function oauthClient(secret: string, authorizationMethod: 'header' | 'body') {
 }
 
 const form = (body: string, headers: Record<string, string> = {}): RequestInit => ({
-  method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body,
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  body,
 });
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 
@@ -28,16 +30,23 @@ describe('OAuth 2.0 token endpoint (RFC 6749 §4.4)', function () {
       expect(token).to.include({ token_type: 'Bearer', expires_in: 900, role: 'analyst' });
       expect(accessToken.expired()).to.equal(false);
       const search = await requestAs(null, '/v1/search', {
-        method: 'POST', headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'revenue', top_k: 1 }),
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'revenue', top_k: 1 }),
       });
       expect(search.status).to.equal(200);
     });
   }
 
   it('answers a wrong secret with invalid_client (401), as the library reports it', async () => {
-    const failure = await oauthClient('fis_live_not-a-real-key', 'header').getToken({}).catch((error: any) => error);
+    const failure = await oauthClient('fis_live_not-a-real-key', 'header')
+      .getToken({})
+      .catch((error: any) => error);
     expect(failure.output.statusCode).to.equal(401);
-    expect(failure.data.payload).to.deep.equal({ error: 'invalid_client', error_description: 'Invalid or revoked client secret (API key)' });
+    expect(failure.data.payload).to.deep.equal({
+      error: 'invalid_client',
+      error_description: 'Invalid or revoked client secret (API key)',
+    });
   });
 
   it('answers the standard response with no-store, and RFC errors with their status codes', async () => {
@@ -51,12 +60,24 @@ describe('OAuth 2.0 token endpoint (RFC 6749 §4.4)', function () {
     const cases: Array<[RequestInit, number, string]> = [
       [form('grant_type=password&username=a&password=b'), 400, 'unsupported_grant_type'],
       [form(`client_secret=${key}`), 400, 'invalid_request'],
-      [form(`grant_type=client_credentials&grant_type=client_credentials&client_secret=${key}`), 400, 'invalid_request'],
+      [
+        form(`grant_type=client_credentials&grant_type=client_credentials&client_secret=${key}`),
+        400,
+        'invalid_request',
+      ],
       [form(`grant_type=client_credentials&scope=all&client_secret=${key}`), 400, 'invalid_scope'],
       [form('grant_type=client_credentials'), 401, 'invalid_client'],
-      [form(`grant_type=client_credentials&client_secret=${key}`, { authorization: basic('my-app', key) }), 400, 'invalid_request'],
+      [
+        form(`grant_type=client_credentials&client_secret=${key}`, { authorization: basic('my-app', key) }),
+        400,
+        'invalid_request',
+      ],
       [form('grant_type=client_credentials', { authorization: basic('my-app', 'wrong') }), 401, 'invalid_client'],
-      [{ method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'grant_type=client_credentials' }, 415, 'invalid_request'],
+      [
+        { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'grant_type=client_credentials' },
+        415,
+        'invalid_request',
+      ],
       [{ method: 'GET' }, 405, 'invalid_request'],
     ];
     for (const [init, status, error] of cases) {
@@ -70,7 +91,11 @@ describe('OAuth 2.0 token endpoint (RFC 6749 §4.4)', function () {
 
   it('keeps the JSON body and the X-API-Key header working', async () => {
     const key = keysFor(app().url).admin;
-    const viaJson = await requestAs(null, '/v1/auth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'client_credentials', client_secret: key }) });
+    const viaJson = await requestAs(null, '/v1/auth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_secret: key }),
+    });
     expect(viaJson.body).to.include({ token_type: 'Bearer', role: 'admin' });
     const viaHeader = await requestAs(null, '/v1/auth/token', { method: 'POST', headers: { 'x-api-key': key } });
     expect(viaHeader.body).to.include({ token_type: 'Bearer', role: 'admin' });

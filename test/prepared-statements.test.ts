@@ -23,7 +23,8 @@ describe('named statements for the hot reads', function () {
   before(async () => {
     const log = createLogger('debug', (line) => void logged.push(line));
     preparing = await startApp(testConfig({ logLevel: 'debug' }), log);
-    if (TARGET === 'postgres') unprepared = await startApp(testConfig({ logLevel: 'debug', dbPreparedStatements: false }), log);
+    if (TARGET === 'postgres')
+      unprepared = await startApp(testConfig({ logLevel: 'debug', dbPreparedStatements: false }), log);
   });
   after(async () => {
     await preparing?.close();
@@ -31,17 +32,36 @@ describe('named statements for the hot reads', function () {
   });
 
   /** The statement names of each request's reads of the company page, and the answers, for `times` identical requests. */
-  async function askPage(app: App, label: string, times: number): Promise<{ names: Array<string | undefined>; bodies: string[] }> {
+  async function askPage(
+    app: App,
+    label: string,
+    times: number,
+  ): Promise<{ names: Array<string | undefined>; bodies: string[] }> {
     const names: Array<string | undefined> = [];
     const bodies: string[] = [];
     for (let index = 0; index < times; index += 1) {
       const requestId = `${label}-${index}`;
-      const response = await fetch(`${app.url}/v1/companies?limit=3&sector=Information%20Technology`, { headers: { 'x-request-id': requestId } });
-      expect(response.status).to.equal(200);
-      bodies.push(await response.text());
+      const response = await fetch(`${app.url}/v1/companies?limit=3&sector=Information%20Technology`, {
+        headers: { 'x-request-id': requestId },
+      });
+      const body = await response.text();
+      // On failure, say why: the answer and what the service logged above debug level.
+      const notes = () =>
+        `${body}\n${logged
+          .filter((line) => !line.includes('"level":"debug"'))
+          .slice(-10)
+          .join('\n')}`;
+      expect(response.status, notes()).to.equal(200);
+      bodies.push(body);
       const page = logged
         .map((line) => JSON.parse(line) as { message: string; requestId?: string; query?: string; statement?: string })
-        .filter((line) => line.message === 'sql' && line.requestId === requestId && line.query?.includes('FROM companies AS c') && line.query.includes('LIMIT'));
+        .filter(
+          (line) =>
+            line.message === 'sql' &&
+            line.requestId === requestId &&
+            line.query?.includes('FROM companies AS c') &&
+            line.query.includes('LIMIT'),
+        );
       expect(page, requestId).to.have.length(1);
       names.push(page[0].statement);
     }
@@ -58,7 +78,7 @@ describe('named statements for the hot reads', function () {
     expect(new Set(bodies).size).to.equal(1);
   });
 
-  it('keeps serving named reads after the connection is opened again (the new one drops its predecessor\'s names first)', async () => {
+  it("keeps serving named reads after the connection is opened again (the new one drops its predecessor's names first)", async () => {
     const before = await askPage(preparing, 'reopen-before', 3);
     // Throw the pooled connection away, as an error would: the next request opens a new one. On PGlite the old
     // connection's statements are still in the shared session, and preparing the same name again would fail.
@@ -75,7 +95,10 @@ describe('named statements for the hot reads', function () {
     if (TARGET !== 'embedded') this.skip();
     const served: EmbeddedPostgres = await startEmbeddedPostgres(path.join(freshDataDir(), 'pglite'), 4);
     const lines: string[] = [];
-    const app = await startApp(testConfig({ databaseUrl: served.url, dbPoolSize: 4, logLevel: 'debug' }), createLogger('debug', (line) => void lines.push(line)));
+    const app = await startApp(
+      testConfig({ databaseUrl: served.url, dbPoolSize: 4, logLevel: 'debug' }),
+      createLogger('debug', (line) => void lines.push(line)),
+    );
     try {
       // Concurrent requests, so the pool opens several connections into the one session.
       for (let round = 0; round < 3; round += 1) {
@@ -93,7 +116,8 @@ describe('named statements for the hot reads', function () {
 
   it('writes row counts into a statement only as non-negative integers', () => {
     expect([0, 4, 100].map(sqlCount)).to.deep.equal(['0', '4', '100']);
-    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60]) expect(() => sqlCount(bad), String(bad)).to.throw('non-negative integer');
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 60])
+      expect(() => sqlCount(bad), String(bad)).to.throw('non-negative integer');
   });
 
   it('sends no named statement with DB_PREPARED_STATEMENTS=false', async function () {

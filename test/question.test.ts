@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { coreName, findCompanies, type CompanyRef } from '../src/ai/question/companies';
-import { findMetrics } from '../src/ai/question/metrics';
+import { coreName, findCompanies, type CompanyRef } from '../src/understanding/companies';
+import { findMetrics } from '../src/understanding/metrics';
 import { parsePeriods } from '../src/ai/question/periods';
 import { parseConversation, parseQuestion } from '../src/ai/question/question';
+import { separateInstructions } from '../src/ai/question/instructions';
 
 /** A directory like the database's, with the names as the SEC spells them. */
 const DIRECTORY: CompanyRef[] = [
@@ -42,7 +43,9 @@ describe('question understanding', () => {
       expect(tickers('Give me a general view of free cash flow')).to.deep.equal([]);
       expect(tickers('if the margin rose, go on')).to.deep.equal([]);
       const withCostco = [...DIRECTORY, { id: 9, ticker: 'COST', name: 'COSTCO WHOLESALE CORP /NEW' }];
-      expect(findCompanies('What was the cost of revenue at MSFT?', withCostco).map((m) => m.company.ticker)).to.deep.equal(['MSFT']);
+      expect(
+        findCompanies('What was the cost of revenue at MSFT?', withCostco).map((m) => m.company.ticker),
+      ).to.deep.equal(['MSFT']);
       expect(findCompanies('COST and costco margins', withCostco).map((m) => m.company.ticker)).to.deep.equal(['COST']);
       // One-letter tickers (Ford's "F") are too ambiguous to find in prose; two letters in capitals count.
       expect(tickers('GE and F in FY2023')).to.deep.equal(['GE']);
@@ -59,20 +62,40 @@ describe('question understanding', () => {
       const reading = parseQuestion('Compare Microsoft and Quillfeather revenue', DIRECTORY);
       expect(reading.companies.map((c) => c.ticker)).to.deep.equal(['MSFT']);
       expect(reading.unknownCompany).to.equal('Quillfeather');
-      expect(parseQuestion('MSFT vs Quillfeather Robotics net income in FY2024', DIRECTORY).unknownCompany).to.equal('Quillfeather Robotics');
-      expect(parseQuestion("Compare Microsoft's and Alphabet's revenue and net income in fiscal 2024", DIRECTORY).unknownCompany).to.equal(null);
+      expect(parseQuestion('MSFT vs Quillfeather Robotics net income in FY2024', DIRECTORY).unknownCompany).to.equal(
+        'Quillfeather Robotics',
+      );
+      expect(
+        parseQuestion("Compare Microsoft's and Alphabet's revenue and net income in fiscal 2024", DIRECTORY)
+          .unknownCompany,
+      ).to.equal(null);
     });
   });
 
   describe('periods', () => {
     it('reads fiscal years as people write them', () => {
-      for (const text of ['in fiscal 2023', 'for FY 2023', 'FY23 numbers', 'the 2023 fiscal year', 'in fiscal year 2023', "FY'23"]) {
+      for (const text of [
+        'in fiscal 2023',
+        'for FY 2023',
+        'FY23 numbers',
+        'the 2023 fiscal year',
+        'in fiscal year 2023',
+        "FY'23",
+      ]) {
         expect(labels(text), text).to.deep.equal(['FY2023']);
       }
     });
 
     it('reads fiscal quarters as people write them', () => {
-      for (const text of ['Q1 2026', 'in Q1 FY26', 'the first quarter of fiscal 2026', 'Q1-2026', 'fiscal Q1 2026', 'Q1 of fiscal year 2026', '2026 Q1']) {
+      for (const text of [
+        'Q1 2026',
+        'in Q1 FY26',
+        'the first quarter of fiscal 2026',
+        'Q1-2026',
+        'fiscal Q1 2026',
+        'Q1 of fiscal year 2026',
+        '2026 Q1',
+      ]) {
         expect(labels(text), text).to.deep.equal(['Q1-2026']);
       }
     });
@@ -116,11 +139,76 @@ describe('question understanding', () => {
     });
 
     it('lets a follow-up inherit company, period and metric from the turns before', () => {
-      const reading = parseConversation(['What was Coca-Cola net income in Q2 2023?', 'And its revenue?', 'What about fiscal 2021?'], DIRECTORY);
+      const reading = parseConversation(
+        ['What was Coca-Cola net income in Q2 2023?', 'And its revenue?', 'What about fiscal 2021?'],
+        DIRECTORY,
+      );
       expect(reading?.companies.map((c) => c.ticker)).to.deep.equal(['KO']);
       expect(reading?.metrics.map((m) => m.key)).to.deep.equal(['revenue']);
       expect(labels(reading?.text ?? '')).to.deep.equal(['FY2021']);
       expect(reading?.inherited).to.include.members(['companies', 'metrics']);
+    });
+
+    it('reads a question apart from where it says to look and how to answer', () => {
+      const ask = (text: string) => separateInstructions(text).question;
+      expect(
+        ask(
+          'Using the cash flow statement, answer the following question to the best of your abilities: how much did Block (formerly known as Square) generate in cash flow from operating activities in FY2020? Answer in USD millions.',
+        ),
+      ).to.equal('how much did Block generate in cash flow from operating activities in FY2020?');
+      expect(
+        ask(
+          'Answer the following question as if you are an equity research analyst. According to the details clearly outlined within the balance sheet, what is the FY2015 current ratio (CR) for AMD?',
+        ),
+      ).to.equal('what is the FY2015 current ratio for AMD?');
+      // A leading clause that names a period or a company's document says what is asked: it stays.
+      expect(ask('Based on FY2023 results, how did Coca-Cola do?')).to.equal(
+        'Based on FY2023 results, how did Coca-Cola do?',
+      );
+      expect(ask("According to Apple's income statement, what was revenue?")).to.equal(
+        "According to Apple's income statement, what was revenue?",
+      );
+    });
+
+    it('gives no figure for a metric the question defines otherwise than the service computes it', () => {
+      const reading = (text: string) => parseQuestion(text, DIRECTORY);
+      const dpo = reading(
+        'What is FY2018 days payable outstanding (DPO) for Coca-Cola? DPO is defined as: 365 * (average accounts payable between FY2017 and FY2018) / (FY2018 COGS + change in inventory between FY2017 and FY2018).',
+      );
+      // Its definition is read over stored fields: evaluated as defined, not with the service's own formula.
+      expect(dpo.defined?.name).to.equal('DPO');
+      expect(dpo.definitionGap).to.equal(null);
+      // A definition with words that name no stored field cannot be evaluated, nor known to be the service's.
+      const unreadable = reading(
+        'What is FY2018 days payable outstanding for Coca-Cola? DPO is defined as: 365 * average trade payables / purchases from suppliers.',
+      );
+      expect(unreadable.metrics.map((m) => m.key)).to.deep.equal(['daysPayablesOutstanding']);
+      expect(unreadable.defined).to.equal(null);
+      expect(unreadable.definitionGap?.computed).to.equal('365 × avg accounts_payable / annualized cost_of_revenue');
+      // The same fields, averaged as the service does: its figure is the one defined.
+      const roa = reading(
+        "What is Coca-Cola's FY2022 return on assets (ROA)? ROA is defined as: FY2022 net income / (average total assets between FY2021 and FY2022).",
+      );
+      expect(roa.definitionGap).to.equal(null);
+      // The year-end balance where the service averages: another figure.
+      const roaAtYearEnd = reading("What is Coca-Cola's FY2022 ROA? ROA is defined as: net income / total assets.");
+      expect(roaAtYearEnd.defined?.expression).to.include({ kind: 'operation', operator: '/' });
+      expect(
+        reading(
+          "What is Coca-Cola's FY2016 working capital ratio? Define working capital ratio as total current assets divided by total current liabilities.",
+        ).definitionGap,
+      ).to.equal(null);
+    });
+
+    it('answers a follow-up on a topic ("And its debt?") from the statements, not as a figure of the filings', () => {
+      const reading = parseConversation(['How is Coca-Cola doing on cash flow?', 'And its debt?'], DIRECTORY);
+      expect(reading?.companies.map((c) => c.ticker)).to.deep.equal(['KO']);
+      expect(reading?.figure).to.equal(null);
+      const narrowed = parseConversation(
+        ['What was Coca-Cola revenue in 2024?', 'And its debt in Latin America?'],
+        DIRECTORY,
+      );
+      expect(narrowed?.figure?.qualifier).to.include.members(['latin', 'america']);
     });
   });
 });

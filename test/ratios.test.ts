@@ -6,17 +6,41 @@ function sample(): RatioInputs {
   return {
     periodType: 'ANNUAL',
     income: {
-      revenue: 1000, costOfRevenue: 600, grossProfit: 400, operatingIncome: 200, ebitda: 250, incomeBeforeTax: 180,
-      incomeTaxExpense: 45, netIncome: 135, interestExpense: 20, epsDiluted: 1.35,
+      revenue: 1000,
+      costOfRevenue: 600,
+      grossProfit: 400,
+      operatingIncome: 200,
+      ebitda: 250,
+      incomeBeforeTax: 180,
+      incomeTaxExpense: 45,
+      netIncome: 135,
+      interestExpense: 20,
+      epsDiluted: 1.35,
     },
     balance: {
-      cashAndEquivalents: 100, shortTermInvestments: 50, receivables: 150, inventory: 100, totalCurrentAssets: 450,
-      totalCurrentLiabilities: 300, accountsPayable: 80, shortTermDebt: 50, longTermDebt: 250, totalAssets: 1200,
+      cashAndEquivalents: 100,
+      shortTermInvestments: 50,
+      receivables: 150,
+      inventory: 100,
+      totalCurrentAssets: 450,
+      totalCurrentLiabilities: 300,
+      accountsPayable: 80,
+      shortTermDebt: 50,
+      longTermDebt: 250,
+      totalAssets: 1200,
       totalEquity: 600,
     },
     cashFlow: { operatingCashFlow: 240, capitalExpenditure: -90, freeCashFlow: 150, dividendsPaid: -54 },
-    previousBalance: { receivables: 130, inventory: 140, accountsPayable: 70, totalAssets: 1000, totalEquity: 500,
-      cashAndEquivalents: 80, shortTermDebt: 50, longTermDebt: 250 },
+    previousBalance: {
+      receivables: 130,
+      inventory: 140,
+      accountsPayable: 70,
+      totalAssets: 1000,
+      totalEquity: 500,
+      cashAndEquivalents: 80,
+      shortTermDebt: 50,
+      longTermDebt: 250,
+    },
     priorYearIncome: { revenue: 800, netIncome: 150, epsDiluted: 1.5 },
   };
 }
@@ -31,18 +55,38 @@ describe('ratios', () => {
   it('computes each ratio as its formula says, on hand-checked numbers', () => {
     const r = computeRatios(sample());
     const expected: Record<string, number> = {
-      grossMargin: 0.4, operatingMargin: 0.2, ebitdaMargin: 0.25, pretaxMargin: 0.18, netMargin: 0.135,
+      grossMargin: 0.4,
+      operatingMargin: 0.2,
+      ebitdaMargin: 0.25,
+      pretaxMargin: 0.18,
+      netMargin: 0.135,
       effectiveTaxRate: 0.25,
-      returnOnAssets: 135 / 1100, returnOnEquity: 135 / 550,
+      returnOnAssets: 135 / 1100,
+      returnOnEquity: 135 / 550,
       // NOPAT 200 × 0.75 = 150; invested capital (600+300−100 = 800, 500+300−80 = 720) averages 760.
       returnOnInvestedCapital: 150 / 760,
-      currentRatio: 1.5, quickRatio: 1, cashRatio: 0.5, operatingCashFlowRatio: 0.8,
-      debtToEquity: 0.5, debtToAssets: 0.25, interestCoverage: 10, netDebtToEbitda: 150 / 250,
-      assetTurnover: 1000 / 1100, inventoryTurnover: 600 / 120, receivablesTurnover: 1000 / 140,
-      daysSalesOutstanding: 365 * 140 / 1000, daysInventoryOutstanding: 365 * 120 / 600, daysPayablesOutstanding: 365 * 75 / 600,
-      cashConversionCycle: 365 * 140 / 1000 + 365 * 120 / 600 - 365 * 75 / 600,
-      freeCashFlowMargin: 0.15, freeCashFlowConversion: 150 / 135, capexToRevenue: 0.09, payoutRatio: 0.4,
-      revenueGrowth: 0.25, netIncomeGrowth: -0.1, epsGrowth: -0.1,
+      currentRatio: 1.5,
+      quickRatio: 1,
+      cashRatio: 0.5,
+      operatingCashFlowRatio: 0.8,
+      debtToEquity: 0.5,
+      debtToAssets: 0.25,
+      interestCoverage: 10,
+      netDebtToEbitda: 150 / 250,
+      assetTurnover: 1000 / 1100,
+      inventoryTurnover: 600 / 120,
+      receivablesTurnover: 1000 / 140,
+      daysSalesOutstanding: (365 * 140) / 1000,
+      daysInventoryOutstanding: (365 * 120) / 600,
+      daysPayablesOutstanding: (365 * 75) / 600,
+      cashConversionCycle: (365 * 140) / 1000 + (365 * 120) / 600 - (365 * 75) / 600,
+      freeCashFlowMargin: 0.15,
+      freeCashFlowConversion: 150 / 135,
+      capexToRevenue: 0.09,
+      payoutRatio: 0.4,
+      revenueGrowth: 0.25,
+      netIncomeGrowth: -0.1,
+      epsGrowth: -0.1,
     };
     expect(Object.keys(r).sort()).to.deep.equal(Object.keys(expected).sort());
     for (const [key, value] of Object.entries(expected)) expect(r[key], key).to.be.closeTo(value, 1e-12);
@@ -57,7 +101,14 @@ describe('ratios', () => {
   });
 
   it('is null, never NaN, Infinity or 0, when inputs are missing or a denominator is zero', () => {
-    const empty = computeRatios({ periodType: 'QUARTER', income: null, balance: null, cashFlow: null, previousBalance: null, priorYearIncome: null });
+    const empty = computeRatios({
+      periodType: 'QUARTER',
+      income: null,
+      balance: null,
+      cashFlow: null,
+      previousBalance: null,
+      priorYearIncome: null,
+    });
     for (const [key, value] of Object.entries(empty)) expect(value, key).to.equal(null);
 
     const zeroes = sample();
@@ -65,7 +116,16 @@ describe('ratios', () => {
     zeroes.balance = { ...zeroes.balance, totalCurrentLiabilities: 0 };
     zeroes.priorYearIncome = { revenue: 0, netIncome: null, epsDiluted: 0 };
     const r = computeRatios(zeroes);
-    for (const key of ['grossMargin', 'netMargin', 'interestCoverage', 'currentRatio', 'quickRatio', 'revenueGrowth', 'netIncomeGrowth', 'epsGrowth']) {
+    for (const key of [
+      'grossMargin',
+      'netMargin',
+      'interestCoverage',
+      'currentRatio',
+      'quickRatio',
+      'revenueGrowth',
+      'netIncomeGrowth',
+      'epsGrowth',
+    ]) {
       expect(r[key], key).to.equal(null);
     }
     for (const value of Object.values(r)) expect(value === null || Number.isFinite(value)).to.equal(true);

@@ -1,14 +1,36 @@
 import { expect } from 'chai';
 import { importCompanyFacts, type CompanyFactsFile, type RawFact } from '../src/sec/companyfacts';
-import { balanceCheck, cashRollForwardCheck, roundingTolerance, statementUnitCap, summarizeChecks, yearSumCheck } from '../src/statements/data-quality';
+import {
+  balanceCheck,
+  cashRollForwardCheck,
+  roundingTolerance,
+  statementUnitCap,
+  summarizeChecks,
+  yearSumCheck,
+} from '../src/statements/data-quality';
 import { computeRatios, type RatioInputs } from '../src/statements/ratios';
 import { sumQuarters, trailingQuarters } from '../src/statements/trailing';
 import { quarter } from '../src/statements/fiscal-period';
 
 /** Small companyfacts files: a calendar-year company filing one 10-K (FY2024) and three 10-Qs. */
 type Units = Record<string, RawFact[]>;
-const fact = (start: string | undefined, end: string, val: number, form = '10-K', filed = '2025-02-01', accn = 'k24'): RawFact =>
-  ({ ...(start ? { start } : {}), end, val, accn, fy: 2024, fp: form === '10-K' || form === '20-F' ? 'FY' : 'Q1', form, filed });
+const fact = (
+  start: string | undefined,
+  end: string,
+  val: number,
+  form = '10-K',
+  filed = '2025-02-01',
+  accn = 'k24',
+): RawFact => ({
+  ...(start ? { start } : {}),
+  end,
+  val,
+  accn,
+  fy: 2024,
+  fp: form === '10-K' || form === '20-F' ? 'FY' : 'Q1',
+  form,
+  filed,
+});
 const year = (val: number) => fact('2024-01-01', '2024-12-31', val);
 const atYearEnd = (val: number) => fact(undefined, '2024-12-31', val);
 
@@ -44,16 +66,27 @@ describe('reconciled statements: import', () => {
     expect(values(file, 'income', 'FY2024')?.grossProfit).to.equal(400);
     expect(source(file, 'grossProfit', 'FY2024')).to.include({ concept: 'Revenues − CostOfRevenue', derived: true });
     // A tagged gross profit wins.
-    const tagged = gaap({ Revenues: { USD: [year(1000)] }, CostOfRevenue: { USD: [year(600)] }, GrossProfit: { USD: [year(390)] } });
+    const tagged = gaap({
+      Revenues: { USD: [year(1000)] },
+      CostOfRevenue: { USD: [year(600)] },
+      GrossProfit: { USD: [year(390)] },
+    });
     expect(source(tagged, 'grossProfit', 'FY2024')).to.include({ concept: 'GrossProfit', derived: false, value: 390 });
   });
 
   it('fills non-controlling interest, temporary equity and liabilities (derived when untagged), so the sheet balances', () => {
     const balance = values(gaap(BALANCED), 'balance', 'FY2024');
-    expect(balance).to.include({ nonControllingInterest: 51, temporaryEquity: 50, totalLiabilitiesAndEquity: 1003, totalLiabilities: 601, totalEquity: 301 });
+    expect(balance).to.include({
+      nonControllingInterest: 51,
+      temporaryEquity: 50,
+      totalLiabilitiesAndEquity: 1003,
+      totalLiabilities: 601,
+      totalEquity: 301,
+    });
     expect(source(gaap(BALANCED), 'totalLiabilities', 'FY2024')).to.include({
       derived: true,
-      concept: 'LiabilitiesAndStockholdersEquity − StockholdersEquity − MinorityInterest − TemporaryEquityCarryingAmountAttributableToParent + RedeemableNoncontrollingInterestEquityCarryingAmount',
+      concept:
+        'LiabilitiesAndStockholdersEquity − StockholdersEquity − MinorityInterest − TemporaryEquityCarryingAmountAttributableToParent + RedeemableNoncontrollingInterestEquityCarryingAmount',
     });
     expect(balanceCheck(balance as never)).to.include({ passed: true, difference: 0 });
   });
@@ -61,16 +94,40 @@ describe('reconciled statements: import', () => {
   it('builds total debt from its lines without counting commercial paper inside short-term borrowings twice', () => {
     const balance = values(gaap(BALANCED), 'balance', 'FY2024');
     // 41 short-term borrowings (which include the 31 of commercial paper) + 21 current portion + 101 non-current.
-    expect(balance).to.include({ shortTermBorrowings: 41, commercialPaper: 31, currentPortionOfLongTermDebt: 21, shortTermDebt: 62, longTermDebt: 101, totalDebt: 163 });
-    expect(source(gaap(BALANCED), 'shortTermDebt', 'FY2024')).to.include({ concept: 'ShortTermBorrowings + LongTermDebtCurrent', derived: true });
+    expect(balance).to.include({
+      shortTermBorrowings: 41,
+      commercialPaper: 31,
+      currentPortionOfLongTermDebt: 21,
+      shortTermDebt: 62,
+      longTermDebt: 101,
+      totalDebt: 163,
+    });
+    expect(source(gaap(BALANCED), 'shortTermDebt', 'FY2024')).to.include({
+      concept: 'ShortTermBorrowings + LongTermDebtCurrent',
+      derived: true,
+    });
     // Without short-term borrowings, commercial paper counts; LongTermDebt (with its current part) loses that part.
-    const paper = gaap({ Revenues: { USD: [year(1003)] }, Assets: { USD: [atYearEnd(501)] }, CommercialPaper: { USD: [atYearEnd(11)] }, LongTermDebtCurrent: { USD: [atYearEnd(5)] }, LongTermDebt: { USD: [atYearEnd(105)] } });
+    const paper = gaap({
+      Revenues: { USD: [year(1003)] },
+      Assets: { USD: [atYearEnd(501)] },
+      CommercialPaper: { USD: [atYearEnd(11)] },
+      LongTermDebtCurrent: { USD: [atYearEnd(5)] },
+      LongTermDebt: { USD: [atYearEnd(105)] },
+    });
     expect(values(paper, 'balance', 'FY2024')).to.include({ shortTermDebt: 16, longTermDebt: 100, totalDebt: 116 });
-    expect(source(paper, 'longTermDebt', 'FY2024')).to.include({ concept: 'LongTermDebt − LongTermDebtCurrent', derived: true });
+    expect(source(paper, 'longTermDebt', 'FY2024')).to.include({
+      concept: 'LongTermDebt − LongTermDebtCurrent',
+      derived: true,
+    });
   });
 
   it('flags a sheet that does not balance with the difference and why', () => {
-    const gap = gaap({ ...BALANCED, TemporaryEquityCarryingAmountAttributableToParent: { USD: [] }, RedeemableNoncontrollingInterestEquityCarryingAmount: { USD: [] }, Liabilities: { USD: [atYearEnd(601)] } });
+    const gap = gaap({
+      ...BALANCED,
+      TemporaryEquityCarryingAmountAttributableToParent: { USD: [] },
+      RedeemableNoncontrollingInterestEquityCarryingAmount: { USD: [] },
+      Liabilities: { USD: [atYearEnd(601)] },
+    });
     const check = balanceCheck(values(gap, 'balance', 'FY2024') as never);
     expect(check).to.include({ check: 'balance', passed: false, difference: 50, tolerance: 2 });
     expect(check?.detail).to.match(/equals total assets, so 50 sits in a line between liabilities and equity/);
@@ -82,12 +139,17 @@ describe('reconciled statements: import', () => {
       DepreciationDepletionAndAmortization: { USD: [year(95)] },
       DepreciationAndAmortization: {
         USD: [
-          fact('2024-01-01', '2024-03-31', 20, '10-Q', '2024-04-30', 'q1'), fact('2024-04-01', '2024-06-30', 25, '10-Q', '2024-07-30', 'q2'),
-          fact('2024-07-01', '2024-09-30', 25, '10-Q', '2024-10-30', 'q3'), fact('2024-01-01', '2024-09-30', 70, '10-Q', '2024-10-30', 'q3'), year(100),
+          fact('2024-01-01', '2024-03-31', 20, '10-Q', '2024-04-30', 'q1'),
+          fact('2024-04-01', '2024-06-30', 25, '10-Q', '2024-07-30', 'q2'),
+          fact('2024-07-01', '2024-09-30', 25, '10-Q', '2024-10-30', 'q3'),
+          fact('2024-01-01', '2024-09-30', 70, '10-Q', '2024-10-30', 'q3'),
+          year(100),
         ],
       },
     });
-    const depreciation = importCompanyFacts(file).sources.filter((s) => s.field === 'depreciationAndAmortization' && s.statement === 'income');
+    const depreciation = importCompanyFacts(file).sources.filter(
+      (s) => s.field === 'depreciationAndAmortization' && s.statement === 'income',
+    );
     expect(new Set(depreciation.map((s) => s.concept))).to.deep.equal(new Set(['DepreciationAndAmortization']));
     expect(values(file, 'income', 'FY2024')?.depreciationAndAmortization).to.equal(100);
     expect(values(file, 'income', 'Q4-2024')?.depreciationAndAmortization).to.equal(30);
@@ -95,16 +157,35 @@ describe('reconciled statements: import', () => {
 
   it('imports an IFRS filer with the ifrs-full map, in its reporting currency, with interim balance sheets', () => {
     const ifrs: CompanyFactsFile = {
-      cik: 1046179, entityName: 'Foundry IFRS Co',
+      cik: 1046179,
+      entityName: 'Foundry IFRS Co',
       facts: {
         'ifrs-full': {
-          Revenue: { units: { TWD: [fact('2024-01-01', '2024-12-31', 2_900_000, '20-F', '2025-04-17', 'f24')], USD: [fact('2024-01-01', '2024-12-31', 90_000, '20-F', '2025-04-17', 'f24')] } },
+          Revenue: {
+            units: {
+              TWD: [fact('2024-01-01', '2024-12-31', 2_900_000, '20-F', '2025-04-17', 'f24')],
+              USD: [fact('2024-01-01', '2024-12-31', 90_000, '20-F', '2025-04-17', 'f24')],
+            },
+          },
           CostOfSales: { units: { TWD: [fact('2024-01-01', '2024-12-31', 1_300_000, '20-F', '2025-04-17', 'f24')] } },
-          BasicEarningsLossPerShare: { units: { 'TWD/shares': [fact('2024-01-01', '2024-12-31', 45.25, '20-F', '2025-04-17', 'f24')] } },
-          Assets: { units: { TWD: [fact(undefined, '2024-12-31', 6_000_000, '20-F', '2025-04-17', 'f24'), fact(undefined, '2024-06-30', 5_500_000, '6-K', '2024-08-20', 'h24')] } },
+          BasicEarningsLossPerShare: {
+            units: { 'TWD/shares': [fact('2024-01-01', '2024-12-31', 45.25, '20-F', '2025-04-17', 'f24')] },
+          },
+          Assets: {
+            units: {
+              TWD: [
+                fact(undefined, '2024-12-31', 6_000_000, '20-F', '2025-04-17', 'f24'),
+                fact(undefined, '2024-06-30', 5_500_000, '6-K', '2024-08-20', 'h24'),
+              ],
+            },
+          },
           Liabilities: { units: { TWD: [fact(undefined, '2024-12-31', 2_000_000, '20-F', '2025-04-17', 'f24')] } },
-          EquityAttributableToOwnersOfParent: { units: { TWD: [fact(undefined, '2024-12-31', 3_950_000, '20-F', '2025-04-17', 'f24')] } },
-          NoncontrollingInterests: { units: { TWD: [fact(undefined, '2024-12-31', 50_000, '20-F', '2025-04-17', 'f24')] } },
+          EquityAttributableToOwnersOfParent: {
+            units: { TWD: [fact(undefined, '2024-12-31', 3_950_000, '20-F', '2025-04-17', 'f24')] },
+          },
+          NoncontrollingInterests: {
+            units: { TWD: [fact(undefined, '2024-12-31', 50_000, '20-F', '2025-04-17', 'f24')] },
+          },
         },
       },
     };
@@ -112,7 +193,9 @@ describe('reconciled statements: import', () => {
     expect(imported).to.include({ taxonomy: 'ifrs-full', currency: 'TWD', fiscalYearEndMonth: 12 });
     const income = imported.statements.find((s) => s.statement === 'income' && s.period === 'FY2024');
     expect(income?.values).to.include({ revenue: 2_900_000, grossProfit: 1_600_000, epsBasic: 45.25 });
-    expect(imported.statements.find((s) => s.statement === 'balance' && s.period === 'Q2-2024')?.values.totalAssets).to.equal(5_500_000);
+    expect(
+      imported.statements.find((s) => s.statement === 'balance' && s.period === 'Q2-2024')?.values.totalAssets,
+    ).to.equal(5_500_000);
     const balance = imported.statements.find((s) => s.statement === 'balance' && s.period === 'FY2024')?.values;
     expect(balanceCheck(balance as never)).to.include({ passed: true });
   });
@@ -123,18 +206,39 @@ describe('reconciled statements: checks', () => {
     // Cash from a filing in millions, a net change in thousands; a statement of a few round numbers is in units.
     const balance = { cashAndEquivalents: 395_000_000, totalAssets: 7_201_346_000 };
     expect(statementUnitCap(balance)).to.equal(1_000_000);
-    expect(roundingTolerance([[395_000_000, balance], [101_971_000, { netChangeInCash: 101_971_000 }]])).to.equal(500_000 + 500);
+    expect(
+      roundingTolerance([
+        [395_000_000, balance],
+        [101_971_000, { netChangeInCash: 101_971_000 }],
+      ]),
+    ).to.equal(500_000 + 500);
     expect(statementUnitCap({ revenue: 400, epsDiluted: 4.2 })).to.equal(1);
     expect(roundingTolerance([[400, { revenue: 400 }]])).to.equal(0.5);
     // Filed in millions: one million off is rounding; in units, two off is not.
-    expect(balanceCheck({ totalAssets: 1_000_000_000, totalLiabilities: 600_000_000, totalEquity: 399_000_000 })).to.include({ passed: true, difference: 1_000_000 });
-    expect(balanceCheck({ totalAssets: 1_000_000_001, totalLiabilities: 600_000_000, totalEquity: 399_000_000 })).to.include({ passed: false, difference: 1_000_001 });
-    expect(balanceCheck({ totalAssets: 1_000_004, totalLiabilities: 600_001, totalEquity: 400_001 })).to.include({ passed: false, difference: 2, tolerance: 1.5 });
+    expect(
+      balanceCheck({ totalAssets: 1_000_000_000, totalLiabilities: 600_000_000, totalEquity: 399_000_000 }),
+    ).to.include({ passed: true, difference: 1_000_000 });
+    expect(
+      balanceCheck({ totalAssets: 1_000_000_001, totalLiabilities: 600_000_000, totalEquity: 399_000_000 }),
+    ).to.include({ passed: false, difference: 1_000_001 });
+    expect(balanceCheck({ totalAssets: 1_000_004, totalLiabilities: 600_001, totalEquity: 400_001 })).to.include({
+      passed: false,
+      difference: 2,
+      tolerance: 1.5,
+    });
   });
 
   it('checks a year against the sum of its quarters, and says the filings disagree when it misses', () => {
-    const quarters = [{ revenue: 101, epsDiluted: 1 }, { revenue: 91, epsDiluted: 1 }, { revenue: 81, epsDiluted: 1 }, { revenue: 131, epsDiluted: 1 }];
-    expect(yearSumCheck({ revenue: 404, epsDiluted: 4.2 }, quarters, ['revenue', 'epsDiluted'])).to.include({ passed: true, difference: 0 });
+    const quarters = [
+      { revenue: 101, epsDiluted: 1 },
+      { revenue: 91, epsDiluted: 1 },
+      { revenue: 81, epsDiluted: 1 },
+      { revenue: 131, epsDiluted: 1 },
+    ];
+    expect(yearSumCheck({ revenue: 404, epsDiluted: 4.2 }, quarters, ['revenue', 'epsDiluted'])).to.include({
+      passed: true,
+      difference: 0,
+    });
     const restated = yearSumCheck({ revenue: 414 }, quarters, ['revenue']);
     expect(restated).to.include({ passed: false, difference: 10 });
     expect(restated?.detail).to.match(/filings disagree.*revenue 10/);
@@ -148,35 +252,70 @@ describe('reconciled statements: checks', () => {
     const cashAlone = cashRollForwardCheck({ netChangeInCash: 22 }, closing, opening);
     expect(cashAlone).to.include({ passed: true, difference: 0 });
     expect(cashAlone?.detail).to.match(/cash and equivalents alone/);
-    expect(cashRollForwardCheck({ netChangeInCash: 43 }, closing, opening)).to.include({ passed: false, difference: 15 });
+    expect(cashRollForwardCheck({ netChangeInCash: 43 }, closing, opening)).to.include({
+      passed: false,
+      difference: 15,
+    });
   });
 
   it('summarizes every check per company with its failures', () => {
     const summary = summarizeChecks([
-      { kind: 'balance', period: 'FY2024', periodEnd: '2024-12-31', values: { totalAssets: 13, totalLiabilities: 5, totalEquity: 8 } },
-      { kind: 'balance', period: 'Q3-2024', periodEnd: '2024-09-30', values: { totalAssets: 13, totalLiabilities: 5, totalEquity: 5 } },
+      {
+        kind: 'balance',
+        period: 'FY2024',
+        periodEnd: '2024-12-31',
+        values: { totalAssets: 13, totalLiabilities: 5, totalEquity: 8 },
+      },
+      {
+        kind: 'balance',
+        period: 'Q3-2024',
+        periodEnd: '2024-09-30',
+        values: { totalAssets: 13, totalLiabilities: 5, totalEquity: 5 },
+      },
     ]);
-    expect(summary.find((s) => s.check === 'balance')).to.deep.include({ checked: 2, passed: 1, failed: 1, passRate: 0.5 });
-    expect(summary.find((s) => s.check === 'balance')?.failures[0]).to.include({ statement: 'balance', period: 'Q3-2024', difference: 3 });
+    expect(summary.find((s) => s.check === 'balance')).to.deep.include({
+      checked: 2,
+      passed: 1,
+      failed: 1,
+      passRate: 0.5,
+    });
+    expect(summary.find((s) => s.check === 'balance')?.failures[0]).to.include({
+      statement: 'balance',
+      period: 'Q3-2024',
+      difference: 3,
+    });
     expect(summary.find((s) => s.check === 'grossProfit')).to.include({ checked: 0, passRate: null });
   });
 });
 
 describe('reconciled statements: ratios and trailing twelve months', () => {
-  const inputs = (income: RatioInputs['income'], balance: RatioInputs['balance']): RatioInputs =>
-    ({ periodType: 'ANNUAL', income, balance, cashFlow: null, previousBalance: null, priorYearIncome: null });
+  const inputs = (income: RatioInputs['income'], balance: RatioInputs['balance']): RatioInputs => ({
+    periodType: 'ANNUAL',
+    income,
+    balance,
+    cashFlow: null,
+    previousBalance: null,
+    priorYearIncome: null,
+  });
 
   it('has no interest coverage when operating income or interest expense is negative', () => {
     expect(computeRatios(inputs({ operatingIncome: 200, interestExpense: 20 }, null)).interestCoverage).to.equal(10);
-    expect(computeRatios(inputs({ operatingIncome: -4320, interestExpense: 20 }, null)).interestCoverage).to.equal(null);
+    expect(computeRatios(inputs({ operatingIncome: -4320, interestExpense: 20 }, null)).interestCoverage).to.equal(
+      null,
+    );
     expect(computeRatios(inputs({ operatingIncome: 200, interestExpense: -20 }, null)).interestCoverage).to.equal(null);
   });
 
   it('reads debt as 0 only when it is reported as 0, and has no debt ratio on negative equity', () => {
     expect(computeRatios(inputs(null, { totalAssets: 100, totalEquity: 50 })).debtToEquity).to.equal(null);
     expect(computeRatios(inputs(null, { totalAssets: 100, totalEquity: 50, totalDebt: 0 })).debtToEquity).to.equal(0);
-    expect(computeRatios(inputs(null, { totalAssets: 100, totalEquity: 50, totalDebt: 25, shortTermDebt: 999 })).debtToAssets).to.equal(0.25);
-    expect(computeRatios(inputs(null, { totalAssets: 100, totalEquity: -50, totalDebt: 25 })).debtToEquity).to.equal(null);
+    expect(
+      computeRatios(inputs(null, { totalAssets: 100, totalEquity: 50, totalDebt: 25, shortTermDebt: 999 }))
+        .debtToAssets,
+    ).to.equal(0.25);
+    expect(computeRatios(inputs(null, { totalAssets: 100, totalEquity: -50, totalDebt: 25 })).debtToEquity).to.equal(
+      null,
+    );
   });
 
   it('has no quick or cash ratio when one of their inputs is not reported', () => {
@@ -189,9 +328,28 @@ describe('reconciled statements: ratios and trailing twelve months', () => {
   });
 
   it('sums four quarters for TTM flows, averages share counts and nulls a field missing in one quarter', () => {
-    expect(trailingQuarters(quarter(2025, 2)).map((q) => q.label)).to.deep.equal(['Q3-2024', 'Q4-2024', 'Q1-2025', 'Q2-2025']);
-    const q = (n: number, extra: Record<string, unknown> = {}) => ({ period: `Q${n}-2025`, periodStart: `2025-0${n}-01`, periodEnd: `2025-0${n}-28`, revenue: n * 10, sharesDiluted: n * 100, ...extra });
+    expect(trailingQuarters(quarter(2025, 2)).map((q) => q.label)).to.deep.equal([
+      'Q3-2024',
+      'Q4-2024',
+      'Q1-2025',
+      'Q2-2025',
+    ]);
+    const q = (n: number, extra: Record<string, unknown> = {}) => ({
+      period: `Q${n}-2025`,
+      periodStart: `2025-0${n}-01`,
+      periodEnd: `2025-0${n}-28`,
+      revenue: n * 10,
+      sharesDiluted: n * 100,
+      ...extra,
+    });
     const ttm = sumQuarters([q(1, { capex: 1 }), q(2, { capex: 1 }), q(3, { capex: null }), q(4, { capex: 1 })]);
-    expect(ttm).to.include({ period: 'TTM', periodStart: '2025-01-01', periodEnd: '2025-04-28', revenue: 100, sharesDiluted: 250, capex: null });
+    expect(ttm).to.include({
+      period: 'TTM',
+      periodStart: '2025-01-01',
+      periodEnd: '2025-04-28',
+      revenue: 100,
+      sharesDiluted: 250,
+      capex: null,
+    });
   });
 });

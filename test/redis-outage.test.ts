@@ -39,7 +39,11 @@ describe('rate limits through a Redis outage', function () {
   const instances: Instance[] = [];
 
   before(async function () {
-    const probe = new Redis(REDIS_URL.toString(), { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false });
+    const probe = new Redis(REDIS_URL.toString(), {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+    });
     probe.on('error', () => undefined);
     try {
       await probe.connect();
@@ -52,8 +56,15 @@ describe('rate limits through a Redis outage', function () {
     const budget = { limit: AI_BUDGET, windowSeconds: 60 };
     for (let i = 0; i < 2; i += 1) {
       const warnings: string[] = [];
-      const config = testConfig({ seedDemoData: false, redisUrl: `redis://127.0.0.1:${proxy.port}`, rateLimits: { reads: { limit: 10_000, windowSeconds: 60 }, search: budget, ai: budget } });
-      const app = await startApp(config, createLogger('warn', (line) => warnings.push(line)));
+      const config = testConfig({
+        seedDemoData: false,
+        redisUrl: `redis://127.0.0.1:${proxy.port}`,
+        rateLimits: { reads: { limit: 10_000, windowSeconds: 60 }, search: budget, ai: budget },
+      });
+      const app = await startApp(
+        config,
+        createLogger('warn', (line) => warnings.push(line)),
+      );
       const { key } = await createApiKey(app.database.dataSource, `web ${i}`, 'analyst', true);
       instances.push({ app, key, warnings });
     }
@@ -68,16 +79,26 @@ describe('rate limits through a Redis outage', function () {
     const [a, b] = instances;
     // Healthy: the two instances count against one budget.
     const shared = visitorAddress();
-    const before = [await summarize(a, shared), await summarize(b, shared), await summarize(a, shared), await summarize(b, shared)];
+    const before = [
+      await summarize(a, shared),
+      await summarize(b, shared),
+      await summarize(a, shared),
+      await summarize(b, shared),
+    ];
     expect(before).to.deep.equal([404, 404, 404, 429]);
 
     await proxy.cut();
     // Under load: 12 concurrent AI requests per instance, twice over, for one visitor.
     const cutVisitor = visitorAddress();
     for (let round = 0; round < 2; round += 1) {
-      const [onA, onB] = await Promise.all([a, b].map((instance) => Promise.all(Array.from({ length: 12 }, () => summarize(instance, cutVisitor)))));
+      const [onA, onB] = await Promise.all(
+        [a, b].map((instance) => Promise.all(Array.from({ length: 12 }, () => summarize(instance, cutVisitor)))),
+      );
       for (const statuses of [onA, onB]) {
-        expect(statuses.filter((s) => s >= 500), 'no 5xx').to.deep.equal([]);
+        expect(
+          statuses.filter((s) => s >= 500),
+          'no 5xx',
+        ).to.deep.equal([]);
         // Each instance grants its own budget once, from zero at the start of the outage; never more.
         expect(count(statuses, 404)).to.equal(round === 0 ? AI_BUDGET : 0);
         expect(count(statuses, 429)).to.equal(round === 0 ? 12 - AI_BUDGET : 12);
@@ -99,17 +120,33 @@ describe('rate limits through a Redis outage', function () {
       expect(said(instance, 'Redis is unreachable')).to.equal(1);
     }
     const again = visitorAddress();
-    expect([await summarize(a, again), await summarize(b, again), await summarize(b, again), await summarize(a, again)]).to.deep.equal([404, 404, 404, 429]);
+    expect([
+      await summarize(a, again),
+      await summarize(b, again),
+      await summarize(b, again),
+      await summarize(a, again),
+    ]).to.deep.equal([404, 404, 404, 429]);
   });
 
   it('warns at start-up when REDIS_URL cannot be reached, and still limits', async () => {
     await proxy.cut();
     const warnings: string[] = [];
     const budget = { limit: AI_BUDGET, windowSeconds: 60 };
-    const config = testConfig({ seedDemoData: false, redisUrl: `redis://127.0.0.1:${proxy.port}`, rateLimits: { reads: { limit: 10_000, windowSeconds: 60 }, search: budget, ai: budget } });
-    const app = await startApp(config, createLogger('warn', (line) => warnings.push(line)));
+    const config = testConfig({
+      seedDemoData: false,
+      redisUrl: `redis://127.0.0.1:${proxy.port}`,
+      rateLimits: { reads: { limit: 10_000, windowSeconds: 60 }, search: budget, ai: budget },
+    });
+    const app = await startApp(
+      config,
+      createLogger('warn', (line) => warnings.push(line)),
+    );
     try {
-      const instance = { app, key: (await createApiKey(app.database.dataSource, 'web', 'analyst', true)).key, warnings };
+      const instance = {
+        app,
+        key: (await createApiKey(app.database.dataSource, 'web', 'analyst', true)).key,
+        warnings,
+      };
       expect(said(instance, 'Redis is unreachable at start-up')).to.equal(1);
       const visitor = visitorAddress();
       const statuses = await Promise.all(Array.from({ length: 8 }, () => summarize(instance, visitor)));

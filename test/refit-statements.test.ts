@@ -59,7 +59,10 @@ describe('the look-up of chunks still without a vector of a model', function () 
   it('returns the chunks of the id range that have no vector of the model, in id order, at most the limit', async () => {
     const last = await lastChunkId(manager());
     expect(last).to.be.above(20);
-    const ids: Array<{ id: number }> = await manager().query('SELECT id FROM document_chunks WHERE id > $1 AND id <= $2 ORDER BY id', [last - 20, last - 5]);
+    const ids: Array<{ id: number }> = await manager().query(
+      'SELECT id FROM document_chunks WHERE id > $1 AND id <= $2 ORDER BY id',
+      [last - 20, last - 5],
+    );
     const missing = await chunksWithoutVector(manager(), 'test/model-without-vectors', 100, last - 20, last - 5);
     expect(missing.map((chunk) => chunk.id)).to.deep.equal(ids.map((row) => row.id));
     const limited = await chunksWithoutVector(manager(), 'test/model-without-vectors', 3, last - 20, last - 5);
@@ -67,21 +70,29 @@ describe('the look-up of chunks still without a vector of a model', function () 
   });
 
   it('skips the chunks that have a vector of the model', async () => {
-    const [{ model }] = await manager().query('SELECT model FROM chunk_embeddings GROUP BY model ORDER BY count(*) DESC LIMIT 1');
+    const [{ model }] = await manager().query(
+      'SELECT model FROM chunk_embeddings GROUP BY model ORDER BY count(*) DESC LIMIT 1',
+    );
     // Some chunks without this model's vector, among others with it: three chunks in the range lose theirs.
     const last = await lastChunkId(manager());
-    await manager().transaction(async (inner) => {
-      await inner.query('DELETE FROM chunk_embeddings WHERE model = $1 AND chunk_id > $2 AND chunk_id <= $3', [model, last - 13, last - 10]);
-      const expected: Array<{ id: number }> = await inner.query(
-        'SELECT c.id FROM document_chunks c WHERE c.id > $2 AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1) ORDER BY c.id',
-        [model, last - 30],
-      );
-      expect(expected.length).to.be.at.least(3);
-      const missing = await chunksWithoutVector(inner, model, 100, last - 30, last);
-      expect(missing.map((chunk) => chunk.id)).to.deep.equal(expected.map((row) => row.id));
-      throw new RolledBack();
-    }).catch((error: unknown) => {
-      if (!(error instanceof RolledBack)) throw error;
-    });
+    await manager()
+      .transaction(async (inner) => {
+        await inner.query('DELETE FROM chunk_embeddings WHERE model = $1 AND chunk_id > $2 AND chunk_id <= $3', [
+          model,
+          last - 13,
+          last - 10,
+        ]);
+        const expected: Array<{ id: number }> = await inner.query(
+          'SELECT c.id FROM document_chunks c WHERE c.id > $2 AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1) ORDER BY c.id',
+          [model, last - 30],
+        );
+        expect(expected.length).to.be.at.least(3);
+        const missing = await chunksWithoutVector(inner, model, 100, last - 30, last);
+        expect(missing.map((chunk) => chunk.id)).to.deep.equal(expected.map((row) => row.id));
+        throw new RolledBack();
+      })
+      .catch((error: unknown) => {
+        if (!(error instanceof RolledBack)) throw error;
+      });
   });
 });

@@ -14,7 +14,9 @@ describe('REST for data-API users', function () {
   describe('GET /v1/companies: ?ticker= and ?q=', () => {
     it('finds a company by ticker in any case, and nothing for an unknown one', async () => {
       const found = await get('/v1/companies?ticker=nwsc');
-      expect(found.body.data).to.deep.equal([{ id: 1, name: 'Northwind Semiconductor', ticker: 'NWSC', sector: 'Information Technology' }]);
+      expect(found.body.data).to.deep.equal([
+        { id: 1, name: 'Northwind Semiconductor', ticker: 'NWSC', sector: 'Information Technology' },
+      ]);
       expect(found.body.meta.total).to.equal(1);
       expect((await get('/v1/companies?ticker=NOPE')).body.data).to.deep.equal([]);
     });
@@ -26,7 +28,8 @@ describe('REST for data-API users', function () {
       const byTicker = await get('/v1/companies?q=nwsc');
       expect(byTicker.body.data[0].ticker).to.equal('NWSC');
       const ranked = (await get('/v1/companies?q=b&limit=100')).body.data as Array<{ name: string; ticker: string }>;
-      const rank = (c: { name: string; ticker: string }) => (c.ticker.startsWith('B') ? 2 : c.name.startsWith('B') ? 3 : / B/.test(c.name) ? 4 : 5);
+      const rank = (c: { name: string; ticker: string }) =>
+        c.ticker.startsWith('B') ? 2 : c.name.startsWith('B') ? 3 : / B/.test(c.name) ? 4 : 5;
       expect(ranked.map(rank)).to.deep.equal([...ranked.map(rank)].sort());
       expect((await get('/v1/companies?q=100%25')).body.data).to.deep.equal([]);
     });
@@ -34,7 +37,10 @@ describe('REST for data-API users', function () {
     it('refuses overlong filters naming the field', async () => {
       const response = await get(`/v1/companies?q=${'x'.repeat(101)}`);
       expect(response.status).to.equal(400);
-      expect(response.body.error).to.deep.include({ message: 'q must be at most 100 characters', details: { field: 'q' } });
+      expect(response.body.error).to.deep.include({
+        message: 'q must be at most 100 characters',
+        details: { field: 'q' },
+      });
     });
   });
 
@@ -54,10 +60,17 @@ describe('REST for data-API users', function () {
     });
 
     it('refuses mixing one period with several, and bad type or limit, in REST words', async () => {
-      expect((await get('/v1/companies/1/ratios?period=FY2024&limit=2')).body.error.details).to.deep.equal({ field: 'period' });
+      expect((await get('/v1/companies/1/ratios?period=FY2024&limit=2')).body.error.details).to.deep.equal({
+        field: 'period',
+      });
       const type = await get('/v1/companies/1/ratios?type=weekly');
-      expect(type.body.error).to.deep.include({ message: 'type must be one of annual, quarter, got "weekly"', details: { field: 'type', accepted: ['annual', 'quarter'] } });
-      expect((await get('/v1/companies/1/ratios?limit=41')).body.error.message).to.equal('limit must be a whole number from 1 to 40, got 41');
+      expect(type.body.error).to.deep.include({
+        message: 'type must be one of annual, quarter, got "weekly"',
+        details: { field: 'type', accepted: ['annual', 'quarter'] },
+      });
+      expect((await get('/v1/companies/1/ratios?limit=41')).body.error.message).to.equal(
+        'limit must be a whole number from 1 to 40, got 41',
+      );
       expect((await get('/v1/companies/999999/ratios?limit=2')).status).to.equal(404);
     });
   });
@@ -79,7 +92,10 @@ describe('REST for data-API users', function () {
       expect(header.split(',')).to.include.members(['period', 'revenue', 'net_income']).and.not.include('data_quality');
       expect(Number(first.split(',')[header.split(',').indexOf('revenue')])).to.equal(json[0].revenue);
       expect((await text('/v1/companies/1/ratios?period=FY2024&format=csv')).body.split('\r\n')).to.have.length(3);
-      expect((await get('/v1/companies/1/ratios?period=FY2024&format=xml')).body.error.details).to.deep.equal({ field: 'format', accepted: ['json', 'csv'] });
+      expect((await get('/v1/companies/1/ratios?period=FY2024&format=xml')).body.error.details).to.deep.equal({
+        field: 'format',
+        accepted: ['json', 'csv'],
+      });
     });
 
     it('keeps errors in the JSON envelope and answers HEAD like GET without a body', async () => {
@@ -94,8 +110,12 @@ describe('REST for data-API users', function () {
     });
 
     it('writes RFC 4180 CSV, quoting what needs it and defusing formulas (unit)', () => {
-      expect(toCsv([{ a: 'x,y', b: 'say "hi"', c: null, d: true, nested: [1] }, { a: '=SUM(A1)', b: 2, c: 3, d: false }]))
-        .to.equal('a,b,c,d\r\n"x,y","say ""hi""",,true\r\n\'=SUM(A1),2,3,false\r\n');
+      expect(
+        toCsv([
+          { a: 'x,y', b: 'say "hi"', c: null, d: true, nested: [1] },
+          { a: '=SUM(A1)', b: 2, c: 3, d: false },
+        ]),
+      ).to.equal('a,b,c,d\r\n"x,y","say ""hi""",,true\r\n\'=SUM(A1),2,3,false\r\n');
       expect(toCsv({ id: 1 })).to.equal('id\r\n1\r\n');
       expect(wantsCsv(null, 'text/csv;q=0.9, application/json')).to.equal(true);
       expect(wantsCsv(null, 'application/json')).to.equal(false);
@@ -111,7 +131,11 @@ describe('REST for data-API users', function () {
     });
 
     it('lists compare metrics in snake_case when one is unknown', async () => {
-      const response = await request('/v1/ai/compare', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ company_ids: [1, 2], metrics: ['peRatio'] }) });
+      const response = await request('/v1/ai/compare', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ company_ids: [1, 2], metrics: ['peRatio'] }),
+      });
       expect(response.status).to.equal(400);
       expect(response.body.error.details.field).to.equal('metrics');
       expect(response.body.error.details.accepted).to.include('net_margin').and.not.include('netMargin');
@@ -119,7 +143,11 @@ describe('REST for data-API users', function () {
     });
 
     it('names REST fields, never GraphQL variables, in errors', async () => {
-      const response = await requestAs('analyst', '/v1/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'x', mode: 'BM25' }) });
+      const response = await requestAs('analyst', '/v1/search', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'x', mode: 'BM25' }),
+      });
       expect(response.body.error.message).to.equal('mode must be one of hybrid, text, vector, got "bm25"');
       expect(response.body.error.message).not.to.include('$');
     });

@@ -29,18 +29,51 @@ describe('no request gets a 500, an HTML page or a stack', () => {
   const requests: Array<[string, RequestInit & { path: string }]> = [
     ['OPTIONS on a REST route', { path: '/v1/companies', method: 'OPTIONS' }],
     ['PATCH on a profile', { path: '/v1/companies/1', method: 'PATCH', body: '{}' }],
-    ['POST to a GET route with a body', { path: '/v1/companies', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }],
-    ['GraphQL with a non-object body', { path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1,2,3]' }],
-    ['GraphQL with a query that is not a string', { path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": 42}' }],
-    ['GraphQL with variables of the wrong type', { path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"query($l: Int){ companies(limit: $l) { total } }","variables":{"l":"ten"}}' }],
-    ['GraphQL with an empty body', { path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json' }, body: '' }],
+    [
+      'POST to a GET route with a body',
+      { path: '/v1/companies', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' },
+    ],
+    [
+      'GraphQL with a non-object body',
+      { path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json' }, body: '[1,2,3]' },
+    ],
+    [
+      'GraphQL with a query that is not a string',
+      { path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": 42}' },
+    ],
+    [
+      'GraphQL with variables of the wrong type',
+      {
+        path: '/graphql',
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"query":"query($l: Int){ companies(limit: $l) { total } }","variables":{"l":"ten"}}',
+      },
+    ],
+    [
+      'GraphQL with an empty body',
+      { path: '/graphql', method: 'POST', headers: { 'content-type': 'application/json' }, body: '' },
+    ],
     ['GraphQL GET without a query', { path: '/graphql', method: 'GET' }],
-    ['GraphQL with a mutation over GET', { path: `/graphql?query=${encodeURIComponent('mutation { x }')}`, method: 'GET', headers: { 'apollo-require-preflight': '1' } }],
+    [
+      'GraphQL with a mutation over GET',
+      {
+        path: `/graphql?query=${encodeURIComponent('mutation { x }')}`,
+        method: 'GET',
+        headers: { 'apollo-require-preflight': '1' },
+      },
+    ],
     ['a deeply nested path', { path: `/v1/${'a/'.repeat(200)}`, method: 'GET' }],
     ['a path with encoded slashes and dots', { path: '/v1/companies/..%2F..%2Fetc%2Fpasswd', method: 'GET' }],
     ['a huge integer id', { path: `/v1/companies/${'9'.repeat(400)}`, method: 'GET' }],
     ['a NUL byte in a parameter', { path: '/v1/companies?sector=%00', method: 'GET' }],
-    ['a period with SQL in it', { path: `/v1/companies/1/ratios?period=${encodeURIComponent("FY2024'; DROP TABLE companies; --")}`, method: 'GET' }],
+    [
+      'a period with SQL in it',
+      {
+        path: `/v1/companies/1/ratios?period=${encodeURIComponent("FY2024'; DROP TABLE companies; --")}`,
+        method: 'GET',
+      },
+    ],
   ];
 
   for (const [label, { path, ...init }] of requests) {
@@ -56,8 +89,16 @@ describe('no request gets a 500, an HTML page or a stack', () => {
 
   it('answers malformed HTTP and oversized headers with JSON', async () => {
     expectJsonError(await raw('THIS IS NOT HTTP\r\n\r\n'), 'garbage request line');
-    expectJsonError(await raw(`GET /v1/companies HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(70_000)}\r\n\r\n`), 'oversized header');
-    expectJsonError(await raw('POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5\r\n\r\n{"q":'), 'truncated JSON');
+    expectJsonError(
+      await raw(`GET /v1/companies HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(70_000)}\r\n\r\n`),
+      'oversized header',
+    );
+    expectJsonError(
+      await raw(
+        'POST /graphql HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 5\r\n\r\n{"q":',
+      ),
+      'truncated JSON',
+    );
   });
 
   it('still serves normally afterwards', async () => {

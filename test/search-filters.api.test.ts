@@ -8,10 +8,14 @@ import { createLogger } from '../src/shared/logger';
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> => app().database.dataSource.query(query, parameters);
+const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+  app().database.dataSource.query(query, parameters);
 
 async function createCompany(name: string, ticker: string): Promise<number> {
-  const [{ id }] = await sql(`INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ($1, $2, 'Industrials', 'USD', 12) RETURNING id`, [name, ticker]);
+  const [{ id }] = await sql(
+    `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ($1, $2, 'Industrials', 'USD', 12) RETURNING id`,
+    [name, ticker],
+  );
   return id;
 }
 
@@ -22,12 +26,21 @@ async function ingest(document: Record<string, unknown>): Promise<number> {
 }
 
 /** A filing with SEC item headings: its chunks carry the section they come from. */
-const annualReport = (topic: string) => [
-  'Item 1A. Risk Factors',
-  ...Array.from({ length: 4 }, (_, i) => `Supply of ${topic} could be interrupted by export restrictions in region ${i}. Such interruptions could harm margins and delay shipments to customers.`),
-  'Item 7. Management\'s Discussion and Analysis of Financial Condition and Results of Operations',
-  ...Array.from({ length: 4 }, (_, i) => `Spending on ${topic} inventory rose in quarter ${i + 1} as the Company built safety stock. Gross margin declined by forty basis points.`),
-].join('\n\n');
+const annualReport = (topic: string) =>
+  [
+    'Item 1A. Risk Factors',
+    ...Array.from(
+      { length: 4 },
+      (_, i) =>
+        `Supply of ${topic} could be interrupted by export restrictions in region ${i}. Such interruptions could harm margins and delay shipments to customers.`,
+    ),
+    "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations",
+    ...Array.from(
+      { length: 4 },
+      (_, i) =>
+        `Spending on ${topic} inventory rose in quarter ${i + 1} as the Company built safety stock. Gross margin declined by forty basis points.`,
+    ),
+  ].join('\n\n');
 
 describe('search: context of chunks, filters and diversity', () => {
   const topic = `holmium${Date.now() % 100000}`;
@@ -38,16 +51,37 @@ describe('search: context of chunks, filters and diversity', () => {
     quill = await createCompany('Quillfeather Instruments', 'QFI');
     brant = await createCompany('Brantwood Optics', 'BWO');
     // Two filings that never name their company ("the Company"): only the chunks' context line can tell them apart.
-    await ingest({ company_id: quill, title: 'Annual report', doc_type: '10-K', period: 'FY2024', published_at: '2025-02-10', content: annualReport(topic) });
-    await ingest({ company_id: brant, title: 'Annual report', doc_type: '10-K', period: 'FY2024', published_at: '2025-02-12', content: annualReport(`${topic} crystal`) });
     await ingest({
-      company_id: quill, title: 'Quarterly report', doc_type: '10-Q', period: 'Q1-2025', published_at: '2025-05-02',
+      company_id: quill,
+      title: 'Annual report',
+      doc_type: '10-K',
+      period: 'FY2024',
+      published_at: '2025-02-10',
+      content: annualReport(topic),
+    });
+    await ingest({
+      company_id: brant,
+      title: 'Annual report',
+      doc_type: '10-K',
+      period: 'FY2024',
+      published_at: '2025-02-12',
+      content: annualReport(`${topic} crystal`),
+    });
+    await ingest({
+      company_id: quill,
+      title: 'Quarterly report',
+      doc_type: '10-Q',
+      period: 'Q1-2025',
+      published_at: '2025-05-02',
       content: `The Company reduced ${topic} purchases in the first quarter after inventories normalized.`,
     });
   });
 
-  it('finds a filing by the company\'s name although its text never says it, and returns the content without the context', async () => {
-    for (const [name, id] of [['Quillfeather', quill], ['Brantwood Optics', brant]] as const) {
+  it("finds a filing by the company's name although its text never says it, and returns the content without the context", async () => {
+    for (const [name, id] of [
+      ['Quillfeather', quill],
+      ['Brantwood Optics', brant],
+    ] as const) {
       for (const mode of ['text', 'hybrid']) {
         const { status, body } = await post('/v1/search', { query: `${name} ${topic} supply risk`, mode, top_k: 3 });
         expect(status).to.equal(200);
@@ -57,22 +91,42 @@ describe('search: context of chunks, filters and diversity', () => {
     }
   });
 
-  it('searches the documents of the company a query names first, and fills up with other companies\' only after them', async () => {
+  it("searches the documents of the company a query names first, and fills up with other companies' only after them", async () => {
     // Brantwood's 10-Q mentions the topic once; Quillfeather's filing is full of it. Naming Brantwood puts its passage first.
-    await ingest({ company_id: brant, title: 'Quarterly report', doc_type: '10-Q', period: 'Q1-2025', content: `The Company expects ${topic} costs to ease.` });
+    await ingest({
+      company_id: brant,
+      title: 'Quarterly report',
+      doc_type: '10-Q',
+      period: 'Q1-2025',
+      content: `The Company expects ${topic} costs to ease.`,
+    });
     for (const mode of ['text', 'hybrid']) {
-      const { body } = await post('/v1/search', { query: `What did Brantwood Optics say about ${topic} supply? Please answer in one sentence.`, mode, top_k: 20 });
+      const { body } = await post('/v1/search', {
+        query: `What did Brantwood Optics say about ${topic} supply? Please answer in one sentence.`,
+        mode,
+        top_k: 20,
+      });
       const companies: number[] = body.data.map((hit: any) => hit.company_id);
       const firstOther = companies.findIndex((id) => id !== brant);
       expect(firstOther, mode).to.be.above(0);
-      expect(companies.slice(firstOther).every((id) => id !== brant), mode).to.equal(true);
+      expect(
+        companies.slice(firstOther).every((id) => id !== brant),
+        mode,
+      ).to.equal(true);
       expect(companies, mode).to.include(quill);
     }
   });
 
   it('knows the section of each chunk from the item headings', async () => {
-    const { body } = await post('/v1/search', { query: `${topic} safety stock gross margin`, company_ids: [quill], mode: 'text', top_k: 1 });
-    expect(body.data[0].section).to.equal('Item 7. Management\'s Discussion and Analysis of Financial Condition and Results of Operations');
+    const { body } = await post('/v1/search', {
+      query: `${topic} safety stock gross margin`,
+      company_ids: [quill],
+      mode: 'text',
+      top_k: 1,
+    });
+    expect(body.data[0].section).to.equal(
+      "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations",
+    );
   });
 
   it('filters by period, document type, section and publication date over REST', async () => {
@@ -81,12 +135,17 @@ describe('search: context of chunks, filters and diversity', () => {
       [{ doc_types: ['10-q'] }, (hit) => hit.doc_type === '10-Q'],
       [{ doc_types: ['10-K'], periods: ['FY2024'] }, (hit) => hit.doc_type === '10-K' && hit.period === 'FY2024'],
       [{ sections: ['Item 1A'] }, (hit) => hit.section === 'Item 1A. Risk Factors'],
-      [{ sections: ['management\'s discussion'] }, (hit) => hit.section.startsWith('Item 7.')],
+      [{ sections: ["management's discussion"] }, (hit) => hit.section.startsWith('Item 7.')],
       [{ published_from: '2025-02-11', published_to: '2025-02-12' }, (hit) => hit.company_id === brant],
     ];
     for (const [filters, holds] of cases) {
       for (const mode of ['text', 'hybrid']) {
-        const { status, body } = await post('/v1/search', { query: `${topic} supply inventory purchases`, mode, top_k: 10, ...filters });
+        const { status, body } = await post('/v1/search', {
+          query: `${topic} supply inventory purchases`,
+          mode,
+          top_k: 10,
+          ...filters,
+        });
         expect(status, JSON.stringify(filters)).to.equal(200);
         expect(body.data.length, `${mode} ${JSON.stringify(filters)}`).to.be.above(0);
         expect(body.data.every(holds), `${mode} ${JSON.stringify(filters)}`).to.equal(true);
@@ -101,7 +160,13 @@ describe('search: context of chunks, filters and diversity', () => {
     );
     expect(body.errors).to.equal(undefined);
     expect(body.data.search.length).to.be.above(0);
-    for (const hit of body.data.search) expect(hit).to.deep.equal({ period: 'FY2024', docType: '10-K', section: body.data.search[0].section, companyId: quill });
+    for (const hit of body.data.search)
+      expect(hit).to.deep.equal({
+        period: 'FY2024',
+        docType: '10-K',
+        section: body.data.search[0].section,
+        companyId: quill,
+      });
     expect(body.data.search[0].section).to.match(/^Item 7\./);
   });
 
@@ -126,8 +191,18 @@ describe('search: context of chunks, filters and diversity', () => {
     const passage = (serial: string) =>
       `Tantalum${serial} capacitor suppliers raised prices twice during the year, and the Company signed long-term agreements to secure volume through the next three fiscal years at fixed prices.`;
     const serial = String(Date.now() % 100000);
-    await ingest({ company_id: quill, title: 'Note A', doc_type: 'note', content: `${passage(serial)} Reported in January.` });
-    await ingest({ company_id: quill, title: 'Note B', doc_type: 'note', content: `${passage(serial)} Reported in February.` });
+    await ingest({
+      company_id: quill,
+      title: 'Note A',
+      doc_type: 'note',
+      content: `${passage(serial)} Reported in January.`,
+    });
+    await ingest({
+      company_id: quill,
+      title: 'Note B',
+      doc_type: 'note',
+      content: `${passage(serial)} Reported in February.`,
+    });
     const { body } = await post('/v1/search', { query: `tantalum${serial} capacitor suppliers prices`, top_k: 5 });
     expect(body.data.filter((hit: any) => hit.content.includes(`Tantalum${serial}`))).to.have.length(1);
   });
@@ -136,10 +211,19 @@ describe('search: context of chunks, filters and diversity', () => {
     const word = `zirconia${Date.now() % 100000}`;
     // Distinct filler per paragraph, so the long document's chunks are no near-duplicates of each other.
     const filler = (tag: string) => Array.from({ length: 60 }, (_, j) => `reading${tag}x${j}`).join(' ');
-    const long = Array.from({ length: 12 }, (_, i) => `${word} ${word} furnace line ${i}: ${filler(`l${i}`)}`).join('\n\n');
+    const long = Array.from({ length: 12 }, (_, i) => `${word} ${word} furnace line ${i}: ${filler(`l${i}`)}`).join(
+      '\n\n',
+    );
     const longId = await ingest({ company_id: brant, title: 'Plant log', doc_type: 'note', content: long });
-    const shortId = await ingest({ company_id: quill, title: 'Brief', doc_type: 'note', content: `One ${word} order was placed. ${filler('s')}` });
-    const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks WHERE document_id = $1', [longId]);
+    const shortId = await ingest({
+      company_id: quill,
+      title: 'Brief',
+      doc_type: 'note',
+      content: `One ${word} order was placed. ${filler('s')}`,
+    });
+    const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks WHERE document_id = $1', [
+      longId,
+    ]);
     expect(chunks).to.be.above(4);
     const { body } = await post('/v1/search', { query: word, mode: 'text', top_k: 3 });
     expect(body.data.map((hit: any) => hit.document_id)).to.include(shortId);
@@ -174,7 +258,9 @@ describe('search: context of chunks, filters and diversity', () => {
     expect(after.mismatched).to.equal(0);
     expect(before.vectorsAmiss).to.equal(0);
     expect(after.vectorsAmiss).to.equal(0);
-    expect(await sql('SELECT 1 FROM chunk_postings WHERE company_id = ANY($1::int[])', [[quill, brant]])).to.deep.equal([]);
+    expect(await sql('SELECT 1 FROM chunk_postings WHERE company_id = ANY($1::int[])', [[quill, brant]])).to.deep.equal(
+      [],
+    );
     const { body } = await post('/v1/search', { query: `${topic} supply`, mode: 'text' });
     expect(body.data.filter((hit: any) => [quill, brant].includes(hit.company_id))).to.deep.equal([]);
   });
@@ -183,7 +269,7 @@ describe('search: context of chunks, filters and diversity', () => {
   after(() => sql('DELETE FROM companies WHERE id = ANY($1::int[])', [[quill, brant]]));
 });
 
-describe('search: the global text leg\'s candidates', () => {
+describe("search: the global text leg's candidates", () => {
   const marker = `lexeme${Date.now() % 100000}`;
   const vocabulary = Array.from({ length: 40 }, (_, i) => `${marker}w${i}`);
   let company: number;
@@ -201,9 +287,18 @@ describe('search: the global text leg\'s candidates', () => {
     company = await createCompany('Lexeme Generated Corpus', 'LXG');
     const next = random(7);
     // Skewed word choice and varied lengths: common and rare terms, repeated terms, short and long chunks.
-    const paragraph = () => Array.from({ length: 5 + Math.floor(next() * 60) }, () => vocabulary[Math.floor(vocabulary.length * next() ** 2)]).join(' ');
+    const paragraph = () =>
+      Array.from(
+        { length: 5 + Math.floor(next() * 60) },
+        () => vocabulary[Math.floor(vocabulary.length * next() ** 2)],
+      ).join(' ');
     for (let i = 0; i < 12; i += 1) {
-      await ingest({ company_id: company, title: `Generated ${i}`, doc_type: 'note', content: Array.from({ length: 6 }, paragraph).join('\n\n') });
+      await ingest({
+        company_id: company,
+        title: `Generated ${i}`,
+        doc_type: 'note',
+        content: Array.from({ length: 6 }, paragraph).join('\n\n'),
+      });
     }
   });
 
@@ -211,7 +306,11 @@ describe('search: the global text leg\'s candidates', () => {
     const manager = app().database.dataSource.manager;
     const next = random(11);
     for (let round = 0; round < 25; round += 1) {
-      const terms = [...new Set(Array.from({ length: 1 + Math.floor(next() * 8) }, () => vocabulary[Math.floor(next() * vocabulary.length)]))];
+      const terms = [
+        ...new Set(
+          Array.from({ length: 1 + Math.floor(next() * 8) }, () => vocabulary[Math.floor(next() * vocabulary.length)]),
+        ),
+      ];
       const perTerm = 1 + Math.floor(next() * 30);
       const expected: Posting[] = await sql(
         `WITH candidates AS (
@@ -220,10 +319,16 @@ describe('search: the global text leg\'s candidates', () => {
          SELECT p.chunk_id, p.term, p.frequency, p.chunk_terms FROM chunk_postings p JOIN candidates c USING (chunk_id) WHERE p.term = ANY($1::text[])`,
         [terms, perTerm],
       );
-      const key = (posting: Posting) => `${posting.chunk_id}|${posting.term}|${posting.frequency}|${posting.chunk_terms}`;
+      const key = (posting: Posting) =>
+        `${posting.chunk_id}|${posting.term}|${posting.frequency}|${posting.chunk_terms}`;
       const { termIds } = await termStatistics(manager, terms);
       const scored = terms.filter((term) => termIds.has(term));
-      const actual = await postingsOfTopChunks(manager, { candidateTerms: terms, scoredTerms: scored, termIds, perTerm });
+      const actual = await postingsOfTopChunks(manager, {
+        candidateTerms: terms,
+        scoredTerms: scored,
+        termIds,
+        perTerm,
+      });
       expect(actual.map(key).sort(), `${terms.join(' ')} / ${perTerm}`).to.deep.equal(expected.map(key).sort());
     }
   });

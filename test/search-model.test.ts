@@ -3,7 +3,7 @@ import type { App } from '../src/app';
 import { LSA_MODEL_PREFIX, REFIT_LEASE_SECONDS } from '../src/search/corpus-model';
 import { saveModel, takeLease } from '../src/search/search-models.repository';
 import { storeEmbeddings } from '../src/search/documents.repository';
-import { ensureModelIndex } from '../src/search/vector-schema';
+import { ensureModelIndex } from '../src/db/vector-schema';
 import { request } from './helpers/http';
 import { createTestKeys } from './helpers/keys';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
@@ -18,7 +18,9 @@ const TOPICS = [
 
 /** A distinct document: one topic sentence repeated with a serial, so every text is new and on one topic. */
 const documentText = (serial: number) =>
-  Array.from({ length: 3 }, (_, i) => `${TOPICS[serial % TOPICS.length]} Note ${serial}-${i} gives the details.`).join('\n\n');
+  Array.from({ length: 3 }, (_, i) => `${TOPICS[serial % TOPICS.length]} Note ${serial}-${i} gives the details.`).join(
+    '\n\n',
+  );
 
 async function waitFor<T>(probe: () => Promise<T | null | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -36,20 +38,35 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
   let app: App;
   let companyId: number;
 
-  const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> => app.database.dataSource.query(query, parameters);
-  const readyModels = () => sql<{ name: string; corpus_chunks: number }>('SELECT name, corpus_chunks FROM embedding_models WHERE ready_at IS NOT NULL');
+  const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+    app.database.dataSource.query(query, parameters);
+  const readyModels = () =>
+    sql<{ name: string; corpus_chunks: number }>(
+      'SELECT name, corpus_chunks FROM embedding_models WHERE ready_at IS NOT NULL',
+    );
   const ingest = (serial: number) =>
-    request('/v1/documents', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ company_id: companyId, title: `Note ${serial}`, doc_type: 'note', content: documentText(serial) }),
-    }, app.url);
+    request(
+      '/v1/documents',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          company_id: companyId,
+          title: `Note ${serial}`,
+          doc_type: 'note',
+          content: documentText(serial),
+        }),
+      },
+      app.url,
+    );
 
   before(async function () {
     if (TARGET !== 'embedded') this.skip(); // vectors need pgvector, which the PostgreSQL 15 service lacks
     app = await startTestApp({ dataDir, seedDemoData: false });
     await createTestKeys(app);
-    [{ id: companyId }] = await sql(`INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Model Test Corp', 'MTC', 'Industrials', 'USD', 12) RETURNING id`);
+    [{ id: companyId }] = await sql(
+      `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Model Test Corp', 'MTC', 'Industrials', 'USD', 12) RETURNING id`,
+    );
   });
 
   after(async () => {
@@ -58,7 +75,15 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
 
   it('has no model on an empty corpus, and fits one in the background once text arrives', async () => {
     expect(await readyModels()).to.deep.equal([]);
-    const empty = await request('/v1/search', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'buyback', mode: 'vector' }) }, app.url);
+    const empty = await request(
+      '/v1/search',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'buyback', mode: 'vector' }),
+      },
+      app.url,
+    );
     expect(empty.status).to.equal(200);
     expect(empty.body.data).to.deep.equal([]);
 
@@ -79,9 +104,15 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
 
   it('finds passages by meaning with the fitted model', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100)); // instances look for a newer model once a second
-    const { status, body } = await request('/v1/search', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'stock buybacks', mode: 'vector', top_k: 2 }),
-    }, app.url);
+    const { status, body } = await request(
+      '/v1/search',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'stock buybacks', mode: 'vector', top_k: 2 }),
+      },
+      app.url,
+    );
     expect(status).to.equal(200);
     // The two buyback notes differ only in their serial numbers: one is shown, a near-duplicate is not shown twice.
     expect(body.data).to.have.length(2);
@@ -94,14 +125,26 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     for (let serial = 10; serial < 16; serial += 1) expect((await ingest(serial)).status).to.equal(201);
     // Settled: one model (no refit under way), not the old one, with a vector for every chunk and no other vectors.
     const current = await waitFor(async () => {
-      const models = await sql<{ name: string; ready: boolean; corpus_chunks: number }>('SELECT name, ready_at IS NOT NULL AS ready, corpus_chunks FROM embedding_models');
+      const models = await sql<{ name: string; ready: boolean; corpus_chunks: number }>(
+        'SELECT name, ready_at IS NOT NULL AS ready, corpus_chunks FROM embedding_models',
+      );
       const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
       // Up to date too: fitted on at least four fifths of the corpus, so no further refit is due.
-      if (models.length !== 1 || !models[0].ready || models[0].name === old.name || models[0].corpus_chunks * 1.25 <= chunks) return null;
-      const rows = await sql<{ model: string; n: number }>('SELECT model, count(*)::int AS n FROM chunk_embeddings GROUP BY model');
+      if (
+        models.length !== 1 ||
+        !models[0].ready ||
+        models[0].name === old.name ||
+        models[0].corpus_chunks * 1.25 <= chunks
+      )
+        return null;
+      const rows = await sql<{ model: string; n: number }>(
+        'SELECT model, count(*)::int AS n FROM chunk_embeddings GROUP BY model',
+      );
       return rows.length === 1 && rows[0].model === models[0].name && rows[0].n === chunks ? models[0] : null;
     }, 'the refitted model, alone');
-    const indexes = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'chunk_embeddings' AND indexdef LIKE '%hnsw%'`);
+    const indexes = await sql<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'chunk_embeddings' AND indexdef LIKE '%hnsw%'`,
+    );
     expect(indexes).to.have.length(1);
     expect(indexes[0].indexdef).to.include(current.name);
   });
@@ -125,9 +168,15 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     await createTestKeys(app);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await sql('SELECT name, fitted_at FROM embedding_models')).to.deep.equal([before]);
-    const { body } = await request('/v1/search', {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'loan loss allowance', mode: 'vector', top_k: 1 }),
-    }, app.url);
+    const { body } = await request(
+      '/v1/search',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'loan loss allowance', mode: 'vector', top_k: 1 }),
+      },
+      app.url,
+    );
     expect(body.data[0].content).to.include('Credit losses');
   });
 
@@ -137,24 +186,46 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     expect(await takeLease(manager, 'killed-instance', REFIT_LEASE_SECONDS)).to.equal(true);
     const unfinished = `${LSA_MODEL_PREFIX}unfinished00`;
     const empty = new Float32Array(0);
-    await saveModel(manager, unfinished, { terms: [], idf: empty, projection: empty, dimensions: 4, rank: 0, documents: 0 }, 1);
+    await saveModel(
+      manager,
+      unfinished,
+      { terms: [], idf: empty, projection: empty, dimensions: 4, rank: 0, documents: 0 },
+      1,
+    );
     const runner = app.database.dataSource.createQueryRunner();
     await runner.connect();
     await ensureModelIndex(runner, unfinished, 4).finally(() => runner.release());
-    const chunks = await sql<{ chunkId: number; companyId: number }>('SELECT id AS "chunkId", company_id AS "companyId" FROM document_chunks ORDER BY id LIMIT 5');
-    await storeEmbeddings(manager, { model: unfinished, dimensions: 4, embedDocuments: async () => [], embedQuery: async () => [] }, chunks, chunks.map(() => [1, 0, 0, 0]));
+    const chunks = await sql<{ chunkId: number; companyId: number }>(
+      'SELECT id AS "chunkId", company_id AS "companyId" FROM document_chunks ORDER BY id LIMIT 5',
+    );
+    await storeEmbeddings(
+      manager,
+      { model: unfinished, dimensions: 4, embedDocuments: async () => [], embedQuery: async () => [] },
+      chunks,
+      chunks.map(() => [1, 0, 0, 0]),
+    );
     const [old] = await readyModels();
 
     // The corpus grows by more than a quarter: a refit is due, and must not wait for a lease nobody renews.
     for (let serial = 16; serial < 24; serial += 1) expect((await ingest(serial)).status).to.equal(201);
     const started = Date.now();
-    await waitFor(async () => {
-      const models = await sql<{ name: string; ready: boolean }>('SELECT name, ready_at IS NOT NULL AS ready FROM embedding_models');
-      return models.length === 1 && models[0].ready && models[0].name !== old.name ? models : null;
-    }, 'a new model once the dead holder\'s lease expired', (REFIT_LEASE_SECONDS + 30) * 1000);
+    await waitFor(
+      async () => {
+        const models = await sql<{ name: string; ready: boolean }>(
+          'SELECT name, ready_at IS NOT NULL AS ready FROM embedding_models',
+        );
+        return models.length === 1 && models[0].ready && models[0].name !== old.name ? models : null;
+      },
+      "a new model once the dead holder's lease expired",
+      (REFIT_LEASE_SECONDS + 30) * 1000,
+    );
     expect(Date.now() - started).to.be.below((REFIT_LEASE_SECONDS + 30) * 1000);
-    expect(await sql('SELECT count(*)::int AS n FROM chunk_embeddings WHERE model = $1', [unfinished])).to.deep.equal([{ n: 0 }]);
-    const indexes = await sql<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'chunk_embeddings' AND indexdef LIKE '%unfinished00%'`);
+    expect(await sql('SELECT count(*)::int AS n FROM chunk_embeddings WHERE model = $1', [unfinished])).to.deep.equal([
+      { n: 0 },
+    ]);
+    const indexes = await sql<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE tablename = 'chunk_embeddings' AND indexdef LIKE '%unfinished00%'`,
+    );
     expect(indexes).to.deep.equal([]);
     expect(await sql(`SELECT holder FROM search_refit_lease WHERE holder = 'killed-instance'`)).to.deep.equal([]);
   });

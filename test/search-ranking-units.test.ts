@@ -36,7 +36,11 @@ describe('BM25 scoring', () => {
     const terms = queryTerms('operating lease liabilities', 32);
     const idf = new Map(terms.map((term) => [term, 2]));
     const together = proximityBonus(terms, idf, 'Our operating lease liabilities rose.');
-    const apart = proximityBonus(terms, idf, 'Operating income rose sharply in every region. The lease of the main building expired in June. Total current liabilities were unchanged.');
+    const apart = proximityBonus(
+      terms,
+      idf,
+      'Operating income rose sharply in every region. The lease of the main building expired in June. Total current liabilities were unchanged.',
+    );
     expect(together).to.equal(4);
     expect(apart).to.equal(0);
   });
@@ -44,21 +48,35 @@ describe('BM25 scoring', () => {
 
 describe('chunk context', () => {
   it('names company, ticker, form, period and section in words a question uses', () => {
-    const line = contextLine({ companyName: 'Apple Inc.', ticker: 'AAPL', docType: '10-K', period: 'FY2024' }, 'Item 7. MD&A');
+    const line = contextLine(
+      { companyName: 'Apple Inc.', ticker: 'AAPL', docType: '10-K', period: 'FY2024' },
+      'Item 7. MD&A',
+    );
     expect(line).to.equal('Apple Inc. (AAPL) · 10-K annual report · FY2024 fiscal year 2024 · Item 7. MD&A');
-    expect(contextLine({ companyName: 'X', ticker: 'X', docType: '10-Q', period: 'Q2-2023' }, null)).to.include('second quarter 2023');
+    expect(contextLine({ companyName: 'X', ticker: 'X', docType: '10-Q', period: 'Q2-2023' }, null)).to.include(
+      'second quarter 2023',
+    );
   });
 
   it('gives each chunk the section of the item heading before it, and a table of contents its own', () => {
     const chunks = [
-      'Table of Contents\nItem 1. Business 3\nItem 1A. Risk Factors 9\nItem 7. Management\'s Discussion and Analysis 30',
+      "Table of Contents\nItem 1. Business 3\nItem 1A. Risk Factors 9\nItem 7. Management's Discussion and Analysis 30",
       'PART I\nITEM 1. BUSINESS\nThe Company designs phones.',
       'It also sells services.',
       'More on services.\n\nItem 1A. Risk Factors\nSupply may fail.',
       'Demand may fall.',
     ];
-    expect(sectionsOf(chunks)).to.deep.equal(['Table of contents', 'Item 1. Business', 'Item 1. Business', 'Item 1. Business', 'Item 1A. Risk Factors']);
-    expect(sectionsOf(['a', 'b'], 'Item 8. Financial Statements')).to.deep.equal(['Item 8. Financial Statements', 'Item 8. Financial Statements']);
+    expect(sectionsOf(chunks)).to.deep.equal([
+      'Table of contents',
+      'Item 1. Business',
+      'Item 1. Business',
+      'Item 1. Business',
+      'Item 1A. Risk Factors',
+    ]);
+    expect(sectionsOf(['a', 'b'], 'Item 8. Financial Statements')).to.deep.equal([
+      'Item 8. Financial Statements',
+      'Item 8. Financial Statements',
+    ]);
   });
 });
 
@@ -85,9 +103,11 @@ describe('result diversity', () => {
 
 describe('query processing', () => {
   it('drops the words that say how to answer, keeping what the question is about', () => {
-    const query = 'What is the FY2018 capital expenditure for 3M? Give a response relying on the details shown in the cash flow statement, rounded to one decimal place.';
+    const query =
+      'What is the FY2018 capital expenditure for 3M? Give a response relying on the details shown in the cash flow statement, rounded to one decimal place.';
     const kept = withoutInstructions(query).toLowerCase();
-    for (const word of ['fy2018', 'capital', 'expenditure', '3m', 'cash', 'flow', 'statement']) expect(kept).to.include(word);
+    for (const word of ['fy2018', 'capital', 'expenditure', '3m', 'cash', 'flow', 'statement'])
+      expect(kept).to.include(word);
     for (const word of ['response', 'relying', 'details', 'decimal', 'rounded']) expect(kept).not.to.include(word);
     // A query of nothing but such words is kept as it is rather than emptied.
     expect(withoutInstructions('Please answer')).to.equal('Please answer');
@@ -97,8 +117,8 @@ describe('query processing', () => {
     const capex = expansionOf('What was capex in FY2021?');
     expect(capex).to.include('purchases of property and equipment').and.to.include('statements of cash flows');
     const quick = expansionOf('Has the quick ratio improved?');
-    for (const field of ['cash and equivalents', 'receivables', 'total current liabilities']) expect(quick).to.include(field);
+    for (const field of ['cash and equivalents', 'receivables', 'total current liabilities'])
+      expect(quick).to.include(field);
     expect(expansionOf('Who are the primary customers of Boeing?')).to.equal('');
   });
 });
-

@@ -12,17 +12,28 @@ describe('chunker', () => {
 
   it('splits sentences but not at abbreviations', () => {
     expect(splitSentences('Revenue rose 5%. Apple Inc. sells phones. Margins fell! Is it done? Yes.')).to.deep.equal([
-      'Revenue rose 5%.', 'Apple Inc. sells phones.', 'Margins fell!', 'Is it done?', 'Yes.',
+      'Revenue rose 5%.',
+      'Apple Inc. sells phones.',
+      'Margins fell!',
+      'Is it done?',
+      'Yes.',
     ]);
   });
 
   it('keeps short paragraphs together and never exceeds the limit', () => {
-    const paragraphs = Array.from({ length: 12 }, (_, i) => `Paragraph ${i} says one thing. It then says another thing about item ${i}.`);
+    const paragraphs = Array.from(
+      { length: 12 },
+      (_, i) => `Paragraph ${i} says one thing. It then says another thing about item ${i}.`,
+    );
     const chunks = chunkText(paragraphs.join('\n\n'), options);
     expect(chunks.length).to.be.within(3, 8);
     for (const chunk of chunks) expect(chunk.length).to.be.at.most(options.maxChars);
     // Every sentence survives in some chunk.
-    for (const paragraph of paragraphs) expect(chunks.some((chunk) => chunk.includes(paragraph)), paragraph).to.equal(true);
+    for (const paragraph of paragraphs)
+      expect(
+        chunks.some((chunk) => chunk.includes(paragraph)),
+        paragraph,
+      ).to.equal(true);
   });
 
   it('cuts long paragraphs between sentences and carries the last sentence over', () => {
@@ -41,15 +52,23 @@ describe('chunker', () => {
   });
 
   it('keeps table rows whole and repeats the header row in each part of a table', () => {
-    const rows = ['Item | 2024 | 2023', ...Array.from({ length: 30 }, (_, i) => `Line item ${i} | ${1000 + i} | ${900 + i}`)];
+    const rows = [
+      'Item | 2024 | 2023',
+      ...Array.from({ length: 30 }, (_, i) => `Line item ${i} | ${1000 + i} | ${900 + i}`),
+    ];
     const chunks = chunkText(`Selected figures follow.\n\n${rows.join('\n')}`, options);
     expect(chunks.length).to.be.above(2);
     const tableChunks = chunks.filter((chunk) => chunk.includes('Line item'));
     for (const chunk of tableChunks) {
       expect(chunk).to.include('Item | 2024 | 2023');
-      for (const line of chunk.split('\n').filter((l) => l.startsWith('Line item'))) expect(line).to.match(/^Line item \d+ \| \d+ \| \d+$/);
+      for (const line of chunk.split('\n').filter((l) => l.startsWith('Line item')))
+        expect(line).to.match(/^Line item \d+ \| \d+ \| \d+$/);
     }
-    for (const row of rows.slice(1)) expect(chunks.some((chunk) => chunk.includes(row)), row).to.equal(true);
+    for (const row of rows.slice(1))
+      expect(
+        chunks.some((chunk) => chunk.includes(row)),
+        row,
+      ).to.equal(true);
   });
 
   it('cuts a single overlong sentence between words and returns nothing for blank text', () => {
@@ -61,14 +80,26 @@ describe('chunker', () => {
 });
 
 describe('term vectors', () => {
-  it('gives back each asked term\'s frequency in the order asked, 0 for a term the chunk lacks', () => {
-    const vector = encodeTermVector([[70_000, 3], [5, 1], [300, 12]]);
-    const position = new Map([[300, 0], [9, 1], [5, 2], [70_000, 3]]);
+  it("gives back each asked term's frequency in the order asked, 0 for a term the chunk lacks", () => {
+    const vector = encodeTermVector([
+      [70_000, 3],
+      [5, 1],
+      [300, 12],
+    ]);
+    const position = new Map([
+      [300, 0],
+      [9, 1],
+      [5, 2],
+      [70_000, 3],
+    ]);
     expect(frequenciesIn(vector, position, 4)).to.deep.equal([12, 0, 1, 3]);
   });
 
   it('writes what PostgreSQL writes for the same pairs (int4send || int2send, by term id), capping the frequency', () => {
-    const vector = encodeTermVector([[258, 40_000], [1, 2]]);
+    const vector = encodeTermVector([
+      [258, 40_000],
+      [1, 2],
+    ]);
     expect(vector.toString('hex')).to.equal(`00000001${'0002'}00000102${MAX_TERM_FREQUENCY.toString(16)}`);
     expect(frequenciesIn(vector, new Map([[258, 0]]), 1)).to.deep.equal([MAX_TERM_FREQUENCY]);
   });
@@ -80,7 +111,13 @@ describe('term vectors', () => {
 
 describe('reciprocal rank fusion', () => {
   it('adds 1/(k + rank) from each list and orders by the sum', () => {
-    const fused = reciprocalRankFusion([['a', 'b', 'c'], ['c', 'a']], 60);
+    const fused = reciprocalRankFusion(
+      [
+        ['a', 'b', 'c'],
+        ['c', 'a'],
+      ],
+      60,
+    );
     expect(fused.map((entry) => entry.id)).to.deep.equal(['a', 'c', 'b']);
     expect(fused[0].score).to.be.closeTo(1 / 61 + 1 / 62, 1e-15);
     expect(fused[1].score).to.be.closeTo(1 / 63 + 1 / 61, 1e-15);
@@ -103,23 +140,69 @@ describe('reciprocal rank fusion', () => {
 describe('min-max score fusion over a whole population', () => {
   it('normalizes each list to [0, 1] and adds them with the weights, so a clear first stays first', () => {
     // The text list's first is far ahead; the vector list puts it last of three by a small margin.
-    const fused = minMaxFusion([[{ id: 'a', score: 20 }, { id: 'b', score: 11 }, { id: 'c', score: 10 }], [{ id: 'b', score: 0.62 }, { id: 'c', score: 0.61 }, { id: 'a', score: 0.6 }]], [1, 0.45], [0, -1]);
+    const fused = minMaxFusion(
+      [
+        [
+          { id: 'a', score: 20 },
+          { id: 'b', score: 11 },
+          { id: 'c', score: 10 },
+        ],
+        [
+          { id: 'b', score: 0.62 },
+          { id: 'c', score: 0.61 },
+          { id: 'a', score: 0.6 },
+        ],
+      ],
+      [1, 0.45],
+      [0, -1],
+    );
     expect(fused.map((entry) => entry.id)).to.deep.equal(['a', 'b', 'c']);
     expect(fused[0]).to.deep.equal({ id: 'a', score: 1, ranks: [1, 3] });
     expect(fused[1].score).to.be.closeTo(0.1 + 0.45, 1e-12);
     expect(fused[2].score).to.be.closeTo(0.45 * 0.5, 1e-12);
   });
 
-  it('gives an id a list leaves out that list\'s absent score, counted in its minimum', () => {
-    const fused = minMaxFusion([[{ id: 'a', score: 4 }, { id: 'b', score: 2 }], [{ id: 'c', score: 0.9 }, { id: 'b', score: 0.5 }, { id: 'a', score: 0.1 }]], [1, 0.5], [0, -1]);
+  it("gives an id a list leaves out that list's absent score, counted in its minimum", () => {
+    const fused = minMaxFusion(
+      [
+        [
+          { id: 'a', score: 4 },
+          { id: 'b', score: 2 },
+        ],
+        [
+          { id: 'c', score: 0.9 },
+          { id: 'b', score: 0.5 },
+          { id: 'a', score: 0.1 },
+        ],
+      ],
+      [1, 0.5],
+      [0, -1],
+    );
     expect(fused.map((entry) => entry.id)).to.deep.equal(['a', 'b', 'c']);
     [1, 0.5 + 0.5 * 0.5, 0.5].forEach((score, i) => expect(fused[i].score).to.be.closeTo(score, 1e-12));
     expect(fused[2].ranks).to.deep.equal([null, 1]);
   });
 
-  it('counts a non-finite score as the list\'s lowest, a list of equal scores as all first, and an id once per list', () => {
-    const fused = minMaxFusion([[{ id: 'x', score: 3 }, { id: 'x', score: 1 }, { id: 'y', score: 3 }], [{ id: 'y', score: 0.5 }, { id: 'x', score: Number.NaN }]], [1, 1], [0, -1]);
-    expect(fused).to.deep.equal([{ id: 'y', score: 2, ranks: [3, 1] }, { id: 'x', score: 1, ranks: [1, 2] }]);
+  it("counts a non-finite score as the list's lowest, a list of equal scores as all first, and an id once per list", () => {
+    const fused = minMaxFusion(
+      [
+        [
+          { id: 'x', score: 3 },
+          { id: 'x', score: 1 },
+          { id: 'y', score: 3 },
+        ],
+        [
+          { id: 'y', score: 0.5 },
+          { id: 'x', score: Number.NaN },
+        ],
+      ],
+      [1, 1],
+      [0, -1],
+    );
+    expect(fused).to.deep.equal([
+      { id: 'y', score: 2, ranks: [3, 1] },
+      { id: 'x', score: 1, ranks: [1, 2] },
+    ]);
     expect(minMaxFusion([[], []], [1, 1], [0, 0])).to.deep.equal([]);
   });
 });
@@ -159,7 +242,9 @@ describe('built-in embedder (LSA)', () => {
     const buyback = embed('buyback');
     // "repurchase" never appears with "buyback", yet their contexts match; the drug passages share nothing.
     expect(cosine(buyback, embed('repurchase program'))).to.be.above(0.5);
-    expect(cosine(buyback, embed('repurchase program'))).to.be.above(cosine(buyback, embed('clinical trials approval')) + 0.4);
+    expect(cosine(buyback, embed('repurchase program'))).to.be.above(
+      cosine(buyback, embed('clinical trials approval')) + 0.4,
+    );
   });
 
   it('joins inflections through stemming', () => {
@@ -173,22 +258,35 @@ describe('built-in embedder (LSA)', () => {
   it('leaves machine strings out of the terms: digests, base64, words longer than any word; codes people search stay', () => {
     const sha512 = 'ab'.repeat(64);
     const sha256 = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
-    const base64 = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    const base64 =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
     expect(termsOf(`Checksum ${sha512} and ${sha256} of the filing`)).to.deep.equal(['checksum', 'fil']);
     expect(termsOf(base64)).to.deep.equal(['data', 'image', 'png', 'base64']);
-    expect(termsOf(`${'x'.repeat(MAX_TERM_LENGTH + 1)} ${'y'.repeat(MAX_TERM_LENGTH)}`)).to.deep.equal(['y'.repeat(MAX_TERM_LENGTH)]);
+    expect(termsOf(`${'x'.repeat(MAX_TERM_LENGTH + 1)} ${'y'.repeat(MAX_TERM_LENGTH)}`)).to.deep.equal([
+      'y'.repeat(MAX_TERM_LENGTH),
+    ]);
     // An ISIN (12) and an LEI (20) are codes a searcher types; a German compound is a word.
-    expect(termsOf('US0378331005 HWUPKR0MPOU8FGXBT394 Rechnungsabgrenzungsposten')).to.deep.equal(['us0378331005', 'hwupkr0mpou8fgxbt394', 'rechnungsabgrenzungsposten']);
+    expect(termsOf('US0378331005 HWUPKR0MPOU8FGXBT394 Rechnungsabgrenzungsposten')).to.deep.equal([
+      'us0378331005',
+      'hwupkr0mpou8fgxbt394',
+      'rechnungsabgrenzungsposten',
+    ]);
     expect(isSearchableWord('a1'.repeat(10))).to.equal(true);
     expect(isSearchableWord(`${'a1'.repeat(10)}b`)).to.equal(false);
     // A word glued to a number is still a word.
-    expect(termsOf('quorvantis1764107000000 q3revenue2024')).to.deep.equal(['quorvantis1764107000000', 'q3revenue2024']);
+    expect(termsOf('quorvantis1764107000000 q3revenue2024')).to.deep.equal([
+      'quorvantis1764107000000',
+      'q3revenue2024',
+    ]);
   });
 
   it('fits a corpus of one text, and an empty one, without failing', () => {
     const single = fitLsa(['Only one passage about revenue.'], { ...DEFAULT_LSA_OPTIONS, dimensions: 8 });
     expect(single.rank).to.equal(1);
-    expect(cosine(new LsaProjector(single).embed('revenue'), new LsaProjector(single).embed('passage'))).to.be.closeTo(1, 1e-6);
+    expect(cosine(new LsaProjector(single).embed('revenue'), new LsaProjector(single).embed('passage'))).to.be.closeTo(
+      1,
+      1e-6,
+    );
     expect(fitLsa([], DEFAULT_LSA_OPTIONS).rank).to.equal(0);
   });
 

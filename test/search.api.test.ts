@@ -12,15 +12,27 @@ import { HYBRID_WEIGHTS, POPULATION_WEIGHTS } from '../src/search/search.service
 const post = (path: string, body: unknown) =>
   request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> => app().database.dataSource.query(query, parameters);
+const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+  app().database.dataSource.query(query, parameters);
 
 async function companyByTicker(ticker: string): Promise<number> {
-  const { body } = await graphql(`query($t: String) { company(ticker: $t) { id } }`, { t: ticker });
+  const { body } = await graphql(
+    `
+      query ($t: String) {
+        company(ticker: $t) {
+          id
+        }
+      }
+    `,
+    { t: ticker },
+  );
   return body.data.company.id;
 }
 
 async function counts(): Promise<{ documents: number; chunks: number }> {
-  const [row] = await sql('SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks');
+  const [row] = await sql(
+    'SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks',
+  );
   return row;
 }
 
@@ -42,19 +54,39 @@ describe('documents and search', () => {
 
   it('ingests a document with its chunks, and returns the existing one for the same text', async () => {
     const before = await counts();
-    const paragraphs = Array.from({ length: 8 }, (_, i) => `Paragraph ${i}: the ${unique} program expanded capacity in region ${i}. Demand was strong.`);
-    const document = { company_id: companyId, title: 'Capacity note', doc_type: 'note', period: 'fy2025', content: paragraphs.join('\n\n'), published_at: '2025-03-01', source_url: 'https://example.com/note' };
+    const paragraphs = Array.from(
+      { length: 8 },
+      (_, i) => `Paragraph ${i}: the ${unique} program expanded capacity in region ${i}. Demand was strong.`,
+    );
+    const document = {
+      company_id: companyId,
+      title: 'Capacity note',
+      doc_type: 'note',
+      period: 'fy2025',
+      content: paragraphs.join('\n\n'),
+      published_at: '2025-03-01',
+      source_url: 'https://example.com/note',
+    };
     const first = await post('/v1/documents', document);
     expect(first.status).to.equal(201);
     expect(first.body.data.created).to.equal(true);
-    expect(first.body.data.document).to.include({ company_id: companyId, title: 'Capacity note', doc_type: 'note', period: 'FY2025' });
+    expect(first.body.data.document).to.include({
+      company_id: companyId,
+      title: 'Capacity note',
+      doc_type: 'note',
+      period: 'FY2025',
+    });
     expect(first.body.data.document.chunk_count).to.be.at.least(1);
     const after = await counts();
     expect(after.documents).to.equal(before.documents + 1);
     expect(after.chunks).to.equal(before.chunks + first.body.data.document.chunk_count);
 
     // Same text (even with different line endings and trailing space) is the same document.
-    const again = await post('/v1/documents', { ...document, title: 'Another title', content: `${paragraphs.join('\r\n\r\n')}  ` });
+    const again = await post('/v1/documents', {
+      ...document,
+      title: 'Another title',
+      content: `${paragraphs.join('\r\n\r\n')}  `,
+    });
     expect(again.status).to.equal(200);
     expect(again.body.data.created).to.equal(false);
     expect(again.body.data.document.id).to.equal(first.body.data.document.id);
@@ -62,20 +94,48 @@ describe('documents and search', () => {
 
     const found = await post('/v1/search', { query: unique, company_ids: [companyId], top_k: 3 });
     expect(found.status).to.equal(200);
-    expect(found.body.data[0]).to.include({ document_id: first.body.data.document.id, company_id: companyId, title: 'Capacity note', doc_type: 'note', period: 'FY2025' });
-    expect(Object.keys(found.body.data[0])).to.include.members(['content', 'score', 'chunk_id', 'document_id', 'company_id', 'ticker', 'title', 'doc_type', 'period']);
+    expect(found.body.data[0]).to.include({
+      document_id: first.body.data.document.id,
+      company_id: companyId,
+      title: 'Capacity note',
+      doc_type: 'note',
+      period: 'FY2025',
+    });
+    expect(Object.keys(found.body.data[0])).to.include.members([
+      'content',
+      'score',
+      'chunk_id',
+      'document_id',
+      'company_id',
+      'ticker',
+      'title',
+      'doc_type',
+      'period',
+    ]);
   });
 
   it('ingests HTML as text with table rows kept on one line, through the GraphQL mutation', async () => {
     const html = `<html><body><h1>Quarterly update</h1><p>The ${unique} html note.</p>
       <table><tr><th>Metric</th><th>2025</th><th>2024</th></tr><tr><td>Net sales</td><td>1,234</td><td>1,100</td></tr></table></body></html>`;
     const { status, body } = await graphql(
-      `mutation($input: IngestDocumentInput!) { ingestDocument(input: $input) { created document { id chunkCount } } }`,
+      `
+        mutation ($input: IngestDocumentInput!) {
+          ingestDocument(input: $input) {
+            created
+            document {
+              id
+              chunkCount
+            }
+          }
+        }
+      `,
       { input: { companyId, title: 'HTML note', docType: 'press-release', content: html, format: 'HTML' } },
     );
     expect(status).to.equal(200);
     expect(body.data.ingestDocument.created).to.equal(true);
-    const [chunk] = await sql('SELECT content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [body.data.ingestDocument.document.id]);
+    const [chunk] = await sql('SELECT content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [
+      body.data.ingestDocument.document.id,
+    ]);
     expect(chunk.content).not.to.match(/<[a-z]/i);
     expect(chunk.content).to.include('Net sales | 1,234 | 1,100');
     expect(chunk.content).to.include('Metric | 2025 | 2024');
@@ -84,12 +144,29 @@ describe('documents and search', () => {
   it('stores nothing when ingestion fails part-way (one transaction)', async () => {
     const before = await counts();
     // An embedder that returns empty vectors (which pgvector refuses) makes the last step of the transaction fail.
-    const broken: Embedder = { model: 'broken-test-model', dimensions: 8, embedDocuments: async (texts) => texts.map(() => []), embedQuery: async () => [] };
+    const broken: Embedder = {
+      model: 'broken-test-model',
+      dimensions: 8,
+      embedDocuments: async (texts) => texts.map(() => []),
+      embedQuery: async () => [],
+    };
     let failed = false;
     try {
-      await ingestDocument({ dataSource: app().database.dataSource, models: new ProviderModel(broken), vectorAvailable: true, iterativeScan: false }, {
-        companyId, title: 'Doomed', docType: 'note', format: 'TEXT', content: `This ${unique} document must not survive.`,
-      });
+      await ingestDocument(
+        {
+          dataSource: app().database.dataSource,
+          models: new ProviderModel(broken),
+          vectorAvailable: true,
+          iterativeScan: false,
+        },
+        {
+          companyId,
+          title: 'Doomed',
+          docType: 'note',
+          format: 'TEXT',
+          content: `This ${unique} document must not survive.`,
+        },
+      );
     } catch {
       failed = true;
     }
@@ -112,22 +189,35 @@ describe('documents and search', () => {
     }
     // A company filter is applied inside the search: only that company's chunks come back.
     const target = await companyByTicker('NWSC');
-    const filtered = await post('/v1/search', { query: 'revenue and free cash flow', company_ids: [target], top_k: 10 });
+    const filtered = await post('/v1/search', {
+      query: 'revenue and free cash flow',
+      company_ids: [target],
+      top_k: 10,
+    });
     expect(filtered.body.data.length).to.be.above(0);
     expect(filtered.body.data.every((hit: any) => hit.company_id === target)).to.equal(true);
     expect(filtered.body.data[0].ticker).to.equal('NWSC');
   });
 
-  it('finds a company\'s own MD&A by name and figure wording in every mode it supports', async () => {
+  it("finds a company's own MD&A by name and figure wording in every mode it supports", async () => {
     const modes = vectorAvailable() ? ['hybrid', 'text', 'vector'] : ['hybrid', 'text'];
     for (const mode of modes) {
-      const { status, body } = await post('/v1/search', { query: 'Kestrel Bay Resorts capital expenditures and free cash flow', top_k: 5, mode });
+      const { status, body } = await post('/v1/search', {
+        query: 'Kestrel Bay Resorts capital expenditures and free cash flow',
+        top_k: 5,
+        mode,
+      });
       expect(status, mode).to.equal(200);
-      const position = body.data.findIndex((hit: any) => /^Kestrel Bay Resorts .*management's discussion/.test(hit.title));
+      const position = body.data.findIndex((hit: any) =>
+        /^Kestrel Bay Resorts .*management's discussion/.test(hit.title),
+      );
       // The vector leg alone weighs the name no more than any other words, so it only has to find it near the top.
       expect(position, mode).to.be.within(0, mode === 'vector' ? 4 : 0);
       const scores = body.data.map((hit: any) => hit.score);
-      expect([...scores].sort((a, b) => b - a), mode).to.deep.equal(scores);
+      expect(
+        [...scores].sort((a, b) => b - a),
+        mode,
+      ).to.deep.equal(scores);
     }
   });
 
@@ -139,9 +229,11 @@ describe('documents and search', () => {
     }
   });
 
-  it('fuses the legs\' scores where both rank every chunk of the company asked for, and their ranks elsewhere', async function () {
+  it("fuses the legs' scores where both rank every chunk of the company asked for, and their ranks elsewhere", async function () {
     if (!vectorAvailable()) this.skip();
-    const [{ id: small }] = await sql(`INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Fewchunk Holdings', 'FEWC', 'Industrials', 'USD', 12) RETURNING id`);
+    const [{ id: small }] = await sql(
+      `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Fewchunk Holdings', 'FEWC', 'Industrials', 'USD', 12) RETURNING id`,
+    );
     try {
       for (const [title, content] of [
         ['Revenue', 'Revenue grew as net sales of services rose and operating income improved.'],
@@ -149,25 +241,40 @@ describe('documents and search', () => {
         ['Buyback', 'The company repurchased shares and paid dividends from free cash flow.'],
         ['Plant', 'A new plant opened; capital expenditures rose with property and equipment.'],
       ]) {
-        expect((await post('/v1/documents', { company_id: small, title, doc_type: 'note', content })).status).to.equal(201);
+        expect((await post('/v1/documents', { company_id: small, title, doc_type: 'note', content })).status).to.equal(
+          201,
+        );
       }
       const query = 'cash flow from operations and interest expense';
-      const ask = async (mode: string, filter: Record<string, unknown>) => (await post('/v1/search', { query, mode, top_k: 10, ...filter })).body.data as any[];
-      const [text, vector, hybrid] = [await ask('text', { company_ids: [small] }), await ask('vector', { company_ids: [small] }), await ask('hybrid', { company_ids: [small] })];
+      const ask = async (mode: string, filter: Record<string, unknown>) =>
+        (await post('/v1/search', { query, mode, top_k: 10, ...filter })).body.data as any[];
+      const [text, vector, hybrid] = [
+        await ask('text', { company_ids: [small] }),
+        await ask('vector', { company_ids: [small] }),
+        await ask('hybrid', { company_ids: [small] }),
+      ];
       // Four chunks: the vector leg ranks all of them; a chunk the text leg leaves out has none of the words (BM25 0).
       expect(vector).to.have.length(4);
-      const normalized = (scores: number[]) => (score: number) => (score - Math.min(...scores)) / (Math.max(...scores) - Math.min(...scores));
+      const normalized = (scores: number[]) => (score: number) =>
+        (score - Math.min(...scores)) / (Math.max(...scores) - Math.min(...scores));
       const textScore = new Map<number, number>(text.map((hit) => [hit.chunk_id, hit.score]));
       const ofText = normalized([...textScore.values(), ...(text.length < vector.length ? [0] : [])]);
       const ofVector = normalized(vector.map((hit) => hit.score));
       const expected = vector
-        .map((hit) => ({ id: hit.chunk_id, score: POPULATION_WEIGHTS[0] * ofText(textScore.get(hit.chunk_id) ?? 0) + POPULATION_WEIGHTS[1] * ofVector(hit.score) }))
+        .map((hit) => ({
+          id: hit.chunk_id,
+          score:
+            POPULATION_WEIGHTS[0] * ofText(textScore.get(hit.chunk_id) ?? 0) +
+            POPULATION_WEIGHTS[1] * ofVector(hit.score),
+        }))
         .sort((a, b) => b.score - a.score);
       expect(hybrid.map((hit) => hit.chunk_id)).to.deep.equal(expected.map((entry) => entry.id));
       hybrid.forEach((hit, i) => expect(hit.score).to.be.closeTo(expected[i].score, 1e-6));
       // Over every company, the legs' lists are cut at the candidate count: their ranks are fused.
       for (const hit of await ask('hybrid', {})) {
-        const rrf = (hit.text_rank ? HYBRID_WEIGHTS[0] / (RRF_K + hit.text_rank) : 0) + (hit.vector_rank ? HYBRID_WEIGHTS[1] / (RRF_K + hit.vector_rank) : 0);
+        const rrf =
+          (hit.text_rank ? HYBRID_WEIGHTS[0] / (RRF_K + hit.text_rank) : 0) +
+          (hit.vector_rank ? HYBRID_WEIGHTS[1] / (RRF_K + hit.vector_rank) : 0);
         expect(hit.score).to.be.closeTo(rrf, 1e-9);
       }
     } finally {
@@ -202,7 +309,14 @@ describe('documents and search', () => {
   it('ingests several documents at once without losing any', async () => {
     const before = await counts();
     const responses = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => post('/v1/documents', { company_id: companyId, title: `Parallel ${i}`, doc_type: 'note', content: `Parallel note ${i} about ${unique}.` })),
+      Array.from({ length: 6 }, (_, i) =>
+        post('/v1/documents', {
+          company_id: companyId,
+          title: `Parallel ${i}`,
+          doc_type: 'note',
+          content: `Parallel note ${i} about ${unique}.`,
+        }),
+      ),
     );
     expect(responses.map((r) => r.status)).to.deep.equal([201, 201, 201, 201, 201, 201]);
     expect((await counts()).documents).to.equal(before.documents + 6);
@@ -211,14 +325,33 @@ describe('documents and search', () => {
   it('gives a term an id only when it is new (term vectors hold 4-byte ids, so none is wasted on known terms)', async () => {
     // Ids taken from the identity sequence and not held by a term; a known term must not take one.
     const unused = async () =>
-      (await sql(`SELECT pg_sequence_last_value(pg_get_serial_sequence('search_terms', 'id')::regclass)::int - (SELECT count(*)::int FROM search_terms) AS n`))[0].n as number;
+      (
+        await sql(
+          `SELECT pg_sequence_last_value(pg_get_serial_sequence('search_terms', 'id')::regclass)::int - (SELECT count(*)::int FROM search_terms) AS n`,
+        )
+      )[0].n as number;
     const words = `${unique} quarterly shipments of turbines rose in the northern plant`;
-    expect((await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: words })).status).to.equal(201);
+    expect(
+      (await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: words }))
+        .status,
+    ).to.equal(201);
     const before = await unused();
     // The same words in another order (another document), then with two new ones.
     const reordered = words.split(' ').reverse().join(' ');
-    expect((await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: reordered })).status).to.equal(201);
-    expect((await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: `${reordered} quixotic${Date.now()} zanthoxylum` })).status).to.equal(201);
+    expect(
+      (await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: reordered }))
+        .status,
+    ).to.equal(201);
+    expect(
+      (
+        await post('/v1/documents', {
+          company_id: companyId,
+          title: 'Turbines',
+          doc_type: 'note',
+          content: `${reordered} quixotic${Date.now()} zanthoxylum`,
+        })
+      ).status,
+    ).to.equal(201);
     expect(await unused()).to.equal(before);
   });
 
@@ -273,14 +406,21 @@ describe('documents and search', () => {
         expect(response.status, JSON.stringify(body)).to.equal(status);
         expect(response.body.error.message, JSON.stringify(body)).to.match(message);
       }
-      const wrongType = await request('/v1/documents', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+      const wrongType = await request('/v1/documents', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: 'hello',
+      });
       expect(wrongType.status).to.equal(415);
       const tooLarge = await post('/v1/documents', { ...base, content: 'x'.repeat(11 * 1024 * 1024) });
       expect(tooLarge.status).to.equal(413);
       // Within the body limit, past the content limit: 413 naming the limit and the count.
       const tooLong = await post('/v1/documents', { ...base, content: 'x'.repeat(MAX_DOCUMENT_CHARS + 1) });
       expect(tooLong.status).to.equal(413);
-      expect(tooLong.body.error).to.deep.include({ code: 'PAYLOAD_TOO_LARGE', details: { limit: MAX_DOCUMENT_CHARS, characters: MAX_DOCUMENT_CHARS + 1 } });
+      expect(tooLong.body.error).to.deep.include({
+        code: 'PAYLOAD_TOO_LARGE',
+        details: { limit: MAX_DOCUMENT_CHARS, characters: MAX_DOCUMENT_CHARS + 1 },
+      });
       expect(tooLong.body.error.message).to.include('at most 5,000,000 (the document content limit)');
       expect(await counts()).to.deep.equal(before);
     });
@@ -292,7 +432,12 @@ describe('documents and search', () => {
         `Logo: data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg'.repeat(40)}==`,
         `A word of ${'z'.repeat(150)} letters ends it.`,
       ].join('\n\n');
-      const stored = await post('/v1/documents', { company_id: companyId, title: 'Signed filing', doc_type: 'note', content });
+      const stored = await post('/v1/documents', {
+        company_id: companyId,
+        title: 'Signed filing',
+        doc_type: 'note',
+        content,
+      });
       expect(stored.status, JSON.stringify(stored.body)).to.equal(201);
       const found = await post('/v1/search', { query: marker, company_ids: [companyId], mode: 'text', top_k: 1 });
       expect(found.body.data[0].document_id).to.equal(stored.body.data.document.id);

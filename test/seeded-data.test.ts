@@ -3,17 +3,37 @@ import { app } from './helpers/shared-app';
 import { parseExactPeriod, previousPeriod } from '../src/statements/fiscal-period';
 
 const INCOME_FLOWS = [
-  'revenue', 'cost_of_revenue', 'gross_profit', 'research_and_development', 'selling_general_and_administrative',
-  'operating_expenses', 'operating_income', 'interest_expense', 'income_before_tax', 'income_tax_expense', 'net_income',
-  'depreciation_and_amortization', 'ebitda',
+  'revenue',
+  'cost_of_revenue',
+  'gross_profit',
+  'research_and_development',
+  'selling_general_and_administrative',
+  'operating_expenses',
+  'operating_income',
+  'interest_expense',
+  'income_before_tax',
+  'income_tax_expense',
+  'net_income',
+  'depreciation_and_amortization',
+  'ebitda',
 ];
 const CASH_FLOWS = [
-  'net_income', 'depreciation_and_amortization', 'stock_based_compensation', 'change_in_working_capital',
-  'operating_cash_flow', 'capital_expenditure', 'investing_cash_flow', 'dividends_paid', 'share_repurchases',
-  'financing_cash_flow', 'net_change_in_cash', 'free_cash_flow',
+  'net_income',
+  'depreciation_and_amortization',
+  'stock_based_compensation',
+  'change_in_working_capital',
+  'operating_cash_flow',
+  'capital_expenditure',
+  'investing_cash_flow',
+  'dividends_paid',
+  'share_repurchases',
+  'financing_cash_flow',
+  'net_change_in_cash',
+  'free_cash_flow',
 ];
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> => app().database.dataSource.query(query, parameters);
+const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+  app().database.dataSource.query(query, parameters);
 
 /** Rows where a fiscal year's flow item differs from the sum of its four quarters. */
 async function fiscalYearSumMismatches(table: string, columns: string[]): Promise<any[]> {
@@ -50,7 +70,9 @@ describe('seeded demo data (checked in the database)', () => {
   });
 
   it('balances every balance sheet: total_assets = total_liabilities + total_equity', async () => {
-    const unbalanced = await sql('SELECT company_id, period FROM balance_sheets WHERE total_assets IS DISTINCT FROM total_liabilities + total_equity');
+    const unbalanced = await sql(
+      'SELECT company_id, period FROM balance_sheets WHERE total_assets IS DISTINCT FROM total_liabilities + total_equity',
+    );
     expect(unbalanced).to.deep.equal([]);
     const [{ checked }] = await sql('SELECT count(*)::int AS checked FROM balance_sheets');
     expect(checked).to.be.above(40 * 15);
@@ -77,7 +99,8 @@ describe('seeded demo data (checked in the database)', () => {
   });
 
   it('makes net_change_in_cash the change in the cash balance since the previous period', async () => {
-    const rows = await sql(`SELECT b.company_id, b.period, b.cash_and_equivalents::float8 AS cash, c.net_change_in_cash::float8 AS change
+    const rows =
+      await sql(`SELECT b.company_id, b.period, b.cash_and_equivalents::float8 AS cash, c.net_change_in_cash::float8 AS change
       FROM balance_sheets b JOIN cash_flow_statements c ON c.company_id = b.company_id AND c.period = b.period`);
     const cash = new Map(rows.map((row) => [`${row.company_id}|${row.period}`, row.cash]));
     let checked = 0;
@@ -91,7 +114,8 @@ describe('seeded demo data (checked in the database)', () => {
   });
 
   it('keeps margins plausible for each sector', async () => {
-    const rows = await sql(`SELECT c.sector, min(s.gross_profit / s.revenue)::float8 AS min_gross, max(s.gross_profit / s.revenue)::float8 AS max_gross,
+    const rows =
+      await sql(`SELECT c.sector, min(s.gross_profit / s.revenue)::float8 AS min_gross, max(s.gross_profit / s.revenue)::float8 AS max_gross,
         max(s.operating_income / s.revenue)::float8 AS max_operating, min(s.revenue)::float8 AS min_revenue
       FROM income_statements s JOIN companies c ON c.id = s.company_id GROUP BY c.sector`);
     for (const row of rows) {

@@ -7,16 +7,25 @@ import { createLogger } from '../src/shared/logger';
 import { createTestKeys, keysFor } from './helpers/keys';
 import { testConfig } from './helpers/test-app';
 import { FAKE_DIMENSIONS, startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai';
-import { parseSseStream } from '../src/shared/sse';
+import { readSseEvents } from './helpers/sse-events';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Opens the REST chat stream and reads its events; `stopAfter` tokens, the client hangs up. */
-async function chatStream(url: string, requestId: string, stopAfter = Infinity): Promise<{ events: Array<{ event: string; data: any }>; ended: Promise<void> }> {
+async function chatStream(
+  url: string,
+  requestId: string,
+  stopAfter = Infinity,
+): Promise<{ events: Array<{ event: string; data: any }>; ended: Promise<void> }> {
   const controller = new AbortController();
   const response = await fetch(`${url}/v1/ai/chat`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-request-id': requestId, 'x-api-key': keysFor(url).analyst },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      'x-request-id': requestId,
+      'x-api-key': keysFor(url).analyst,
+    },
     body: JSON.stringify({ stream: true, messages: [{ role: 'user', content: 'How is revenue developing?' }] }),
     signal: controller.signal,
   });
@@ -24,7 +33,7 @@ async function chatStream(url: string, requestId: string, stopAfter = Infinity):
   const events: Array<{ event: string; data: any }> = [];
   const ended = (async () => {
     try {
-      for await (const { event, data } of parseSseStream(response.body as unknown as AsyncIterable<Uint8Array>)) {
+      for await (const { event, data } of readSseEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
         events.push({ event, data });
         if (events.filter((e) => e.event === 'token').length >= stopAfter) controller.abort();
       }
@@ -64,10 +73,18 @@ describe('shutdown and the logs of streams', function () {
     fake = await startFakeOpenAI();
     fake.chatBehaviour = 'slow';
     const config = testConfig({
-      logLevel: 'info', shutdownTimeoutMs: 1_500,
-      openaiApiKey: 'sk-test-key', openaiBaseUrl: fake.url, embeddingModel: 'fake-embed', embeddingDimensions: FAKE_DIMENSIONS, llmModel: 'fake-chat',
+      logLevel: 'info',
+      shutdownTimeoutMs: 1_500,
+      openaiApiKey: 'sk-test-key',
+      openaiBaseUrl: fake.url,
+      embeddingModel: 'fake-embed',
+      embeddingDimensions: FAKE_DIMENSIONS,
+      llmModel: 'fake-chat',
     });
-    app = await startApp(config, createLogger(config.logLevel, (line) => void logged.push(line)));
+    app = await startApp(
+      config,
+      createLogger(config.logLevel, (line) => void logged.push(line)),
+    );
     await createTestKeys(app);
   });
   after(async () => {
@@ -87,12 +104,17 @@ describe('shutdown and the logs of streams', function () {
 
   it('at the deadline ends open streams with an error event SHUTTING_DOWN, and answers a half-sent request instead of resetting it', async () => {
     const rest = await chatStream(app.url, 'open-at-shutdown');
-    const sse = createClient({ url: `${app.url}/graphql/stream`, retryAttempts: 0, headers: { 'x-api-key': keysFor(app.url).analyst } });
+    const sse = createClient({
+      url: `${app.url}/graphql/stream`,
+      retryAttempts: 0,
+      headers: { 'x-api-key': keysFor(app.url).analyst },
+    });
     const sseEvents: any[] = [];
     const sseDone = (async () => {
       try {
         const subscription = sse.iterate({
-          query: 'subscription($input: ChatInput!) { chat(input: $input) { type ... on ChatTokenEvent { text } ... on ChatErrorEvent { code message } } }',
+          query:
+            'subscription($input: ChatInput!) { chat(input: $input) { type ... on ChatTokenEvent { text } ... on ChatErrorEvent { code message } } }',
           variables: { input: { messages: [{ role: 'user', content: 'How is revenue developing?' }] } },
         });
         for await (const result of subscription) sseEvents.push((result.data as any).chat);

@@ -2,19 +2,54 @@ import { expect } from 'chai';
 import { get } from './helpers/http';
 
 const INCOME_KEYS = [
-  'revenue', 'cost_of_revenue', 'gross_profit', 'research_and_development', 'selling_general_and_administrative',
-  'operating_expenses', 'operating_income', 'interest_expense', 'income_before_tax', 'income_tax_expense', 'net_income',
-  'eps_basic', 'eps_diluted', 'shares_basic', 'shares_diluted', 'depreciation_and_amortization', 'ebitda',
+  'revenue',
+  'cost_of_revenue',
+  'gross_profit',
+  'research_and_development',
+  'selling_general_and_administrative',
+  'operating_expenses',
+  'operating_income',
+  'interest_expense',
+  'income_before_tax',
+  'income_tax_expense',
+  'net_income',
+  'eps_basic',
+  'eps_diluted',
+  'shares_basic',
+  'shares_diluted',
+  'depreciation_and_amortization',
+  'ebitda',
 ];
 const BALANCE_KEYS = [
-  'cash_and_equivalents', 'short_term_investments', 'receivables', 'inventory', 'total_current_assets', 'ppe_net',
-  'goodwill_and_intangibles', 'total_assets', 'accounts_payable', 'short_term_debt', 'total_current_liabilities',
-  'long_term_debt', 'total_liabilities', 'retained_earnings', 'total_equity',
+  'cash_and_equivalents',
+  'short_term_investments',
+  'receivables',
+  'inventory',
+  'total_current_assets',
+  'ppe_net',
+  'goodwill_and_intangibles',
+  'total_assets',
+  'accounts_payable',
+  'short_term_debt',
+  'total_current_liabilities',
+  'long_term_debt',
+  'total_liabilities',
+  'retained_earnings',
+  'total_equity',
 ];
 const CASH_FLOW_KEYS = [
-  'net_income', 'depreciation_and_amortization', 'stock_based_compensation', 'change_in_working_capital',
-  'operating_cash_flow', 'capital_expenditure', 'investing_cash_flow', 'dividends_paid', 'share_repurchases',
-  'financing_cash_flow', 'net_change_in_cash', 'free_cash_flow',
+  'net_income',
+  'depreciation_and_amortization',
+  'stock_based_compensation',
+  'change_in_working_capital',
+  'operating_cash_flow',
+  'capital_expenditure',
+  'investing_cash_flow',
+  'dividends_paid',
+  'share_repurchases',
+  'financing_cash_flow',
+  'net_change_in_cash',
+  'free_cash_flow',
 ];
 const PERIOD_KEYS = ['period', 'fiscal_year', 'fiscal_quarter', 'period_start', 'period_end', 'currency'];
 
@@ -25,7 +60,13 @@ async function firstCompany(): Promise<{ id: number; currency: string; fiscal_ye
 
 describe('REST statements, ratios and periods', () => {
   let company: { id: number; currency: string; fiscal_year_end: number };
-  let periods: Array<{ period: string; type: string; fiscal_year: number; fiscal_quarter: number | null; period_end: string }>;
+  let periods: Array<{
+    period: string;
+    type: string;
+    fiscal_year: number;
+    fiscal_quarter: number | null;
+    period_end: string;
+  }>;
 
   before(async () => {
     company = await firstCompany();
@@ -38,7 +79,9 @@ describe('REST statements, ratios and periods', () => {
     expect([...ends].sort().reverse()).to.deep.equal(ends);
     const annual = (await get(`/v1/companies/${company.id}/periods?type=annual`)).body.data;
     expect(annual.length).to.be.at.least(3);
-    expect(annual.every((p: any) => p.type === 'ANNUAL' && /^FY\d{4}$/.test(p.period) && p.fiscal_quarter === null)).to.equal(true);
+    expect(
+      annual.every((p: any) => p.type === 'ANNUAL' && /^FY\d{4}$/.test(p.period) && p.fiscal_quarter === null),
+    ).to.equal(true);
     const quarters = (await get(`/v1/companies/${company.id}/periods?type=QUARTER`)).body.data;
     expect(quarters.length).to.be.at.least(12);
     expect(quarters.length + annual.length).to.equal(periods.length);
@@ -46,7 +89,9 @@ describe('REST statements, ratios and periods', () => {
 
   it('serves an income statement for a fiscal year with every field, in any case of the period', async () => {
     const fy = periods.find((p) => p.type === 'ANNUAL')!;
-    const { status, body } = await get(`/v1/companies/${company.id}/income-statement?period=${fy.period.toLowerCase()}`);
+    const { status, body } = await get(
+      `/v1/companies/${company.id}/income-statement?period=${fy.period.toLowerCase()}`,
+    );
     expect(status).to.equal(200);
     for (const key of [...INCOME_KEYS, ...PERIOD_KEYS]) expect(body.data, key).to.have.property(key);
     expect(body.data.period).to.equal(fy.period);
@@ -61,11 +106,15 @@ describe('REST statements, ratios and periods', () => {
     const balance = await get(`/v1/companies/${company.id}/balance-sheet?period=${quarter.period}`);
     expect(balance.status).to.equal(200);
     for (const key of [...BALANCE_KEYS, ...PERIOD_KEYS]) expect(balance.body.data, key).to.have.property(key);
-    expect(balance.body.data.total_assets).to.equal(balance.body.data.total_liabilities + balance.body.data.total_equity);
+    expect(balance.body.data.total_assets).to.equal(
+      balance.body.data.total_liabilities + balance.body.data.total_equity,
+    );
     const cashFlow = await get(`/v1/companies/${company.id}/cash-flow?period=${quarter.period}`);
     expect(cashFlow.status).to.equal(200);
     for (const key of [...CASH_FLOW_KEYS, ...PERIOD_KEYS]) expect(cashFlow.body.data, key).to.have.property(key);
-    expect(cashFlow.body.data.free_cash_flow).to.equal(cashFlow.body.data.operating_cash_flow + cashFlow.body.data.capital_expenditure);
+    expect(cashFlow.body.data.free_cash_flow).to.equal(
+      cashFlow.body.data.operating_cash_flow + cashFlow.body.data.capital_expenditure,
+    );
   });
 
   it('reads an omitted period or "latest" as the newest quarter, and "latest-fy" as the newest fiscal year', async () => {
@@ -73,22 +122,36 @@ describe('REST statements, ratios and periods', () => {
     const newestYear = periods.find((p) => p.type === 'ANNUAL')!.period;
     expect((await get(`/v1/companies/${company.id}/income-statement`)).body.data.period).to.equal(newestQuarter);
     expect((await get(`/v1/companies/${company.id}/cash-flow?period=latest`)).body.data.period).to.equal(newestQuarter);
-    expect((await get(`/v1/companies/${company.id}/balance-sheet?period=LATEST-FY`)).body.data.period).to.equal(newestYear);
+    expect((await get(`/v1/companies/${company.id}/balance-sheet?period=LATEST-FY`)).body.data.period).to.equal(
+      newestYear,
+    );
   });
 
   it('serves ratios as fractions under snake_case keys, consistent with the statements', async () => {
     const fy = periods.filter((p) => p.type === 'ANNUAL')[0];
     const { status, body } = await get(`/v1/companies/${company.id}/ratios?period=${fy.period}`);
     expect(status).to.equal(200);
-    const keys = ['gross_margin', 'operating_margin', 'net_margin', 'return_on_equity', 'current_ratio', 'debt_to_equity', 'free_cash_flow_margin'];
+    const keys = [
+      'gross_margin',
+      'operating_margin',
+      'net_margin',
+      'return_on_equity',
+      'current_ratio',
+      'debt_to_equity',
+      'free_cash_flow_margin',
+    ];
     for (const key of keys) expect(body.data, key).to.have.property(key);
     const income = (await get(`/v1/companies/${company.id}/income-statement?period=${fy.period}`)).body.data;
     const balance = (await get(`/v1/companies/${company.id}/balance-sheet?period=${fy.period}`)).body.data;
     expect(body.data.gross_margin).to.be.closeTo(income.gross_profit / income.revenue, 1e-12);
     expect(body.data.net_margin).to.be.closeTo(income.net_income / income.revenue, 1e-12);
-    expect(body.data.current_ratio).to.be.closeTo(balance.total_current_assets / balance.total_current_liabilities, 1e-12);
+    expect(body.data.current_ratio).to.be.closeTo(
+      balance.total_current_assets / balance.total_current_liabilities,
+      1e-12,
+    );
     expect(body.data.gross_margin).to.be.within(0, 1);
-    for (const value of Object.values(body.data)) expect(value === null || typeof value !== 'number' || Number.isFinite(value)).to.equal(true);
+    for (const value of Object.values(body.data))
+      expect(value === null || typeof value !== 'number' || Number.isFinite(value)).to.equal(true);
   });
 
   it('has null averaged ratios for the oldest period, which has no opening balance', async () => {

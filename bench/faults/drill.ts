@@ -43,7 +43,11 @@ export class AnswerTally {
   readonly defects: string[] = [];
 
   /** Records one answer; `label` names the request in the list of defects. */
-  record(label: string, response: { status: number; headers: { get(name: string): string | null } }, body?: unknown): void {
+  record(
+    label: string,
+    response: { status: number; headers: { get(name: string): string | null } },
+    body?: unknown,
+  ): void {
     this.requests++;
     if (response.status < 500) return;
     if (response.status === 503 && response.headers.get('retry-after') !== null) {
@@ -51,7 +55,8 @@ export class AnswerTally {
       return;
     }
     this.serverErrors++;
-    if (this.defects.length < 5) this.defects.push(`${label} → ${response.status} ${JSON.stringify(body ?? null).slice(0, 200)}`);
+    if (this.defects.length < 5)
+      this.defects.push(`${label} → ${response.status} ${JSON.stringify(body ?? null).slice(0, 200)}`);
   }
 
   /** Records a request that got no answer at all (connection refused or reset). */

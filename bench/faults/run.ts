@@ -41,22 +41,26 @@ function readOptions(argv: string[]): Options {
 }
 
 /** Every drill module, in file-name order. */
-function loadDrills(): Drill[] {
-  return fs
+async function loadDrills(): Promise<Drill[]> {
+  const files = fs
     .readdirSync(DRILLS_DIR)
     .filter((file) => file.endsWith('.js'))
-    .sort()
-    .map((file) => {
-      const drill = require(path.join(DRILLS_DIR, file)) as Partial<Drill>;
-      if (typeof drill.name !== 'string' || typeof drill.run !== 'function') throw new Error(`${file} does not export name and run()`);
+    .sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const drill = (await import(path.join(DRILLS_DIR, file))) as Partial<Drill>;
+      if (typeof drill.name !== 'string' || typeof drill.run !== 'function')
+        throw new Error(`${file} does not export name and run()`);
       return { name: drill.name, run: drill.run };
-    });
+    }),
+  );
 }
 
 function pick(drills: Drill[], names: string[]): Drill[] {
   if (names.length === 0) return drills;
   const unknown = names.filter((name) => !drills.some((drill) => drill.name === name));
-  if (unknown.length > 0) throw new Error(`no drill named ${unknown.join(', ')} (drills: ${drills.map((drill) => drill.name).join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(`no drill named ${unknown.join(', ')} (drills: ${drills.map((drill) => drill.name).join(', ')})`);
   return drills.filter((drill) => names.includes(drill.name));
 }
 
@@ -65,10 +69,22 @@ async function runOne(drill: Drill): Promise<Outcome> {
   process.stderr.write(`drill ${drill.name} …\n`);
   try {
     const result = await drill.run();
-    return { name: drill.name, result, error: null, missed: missedTargets(result), seconds: (performance.now() - started) / 1000 };
+    return {
+      name: drill.name,
+      result,
+      error: null,
+      missed: missedTargets(result),
+      seconds: (performance.now() - started) / 1000,
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { name: drill.name, result: null, error: message, missed: [], seconds: (performance.now() - started) / 1000 };
+    return {
+      name: drill.name,
+      result: null,
+      error: message,
+      missed: [],
+      seconds: (performance.now() - started) / 1000,
+    };
   }
 }
 
@@ -96,28 +112,40 @@ function formatTable(outcomes: Outcome[]): string {
     ];
   });
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => row[column].length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  ');
   const lines = [line(header), ...rows.map(line)];
   for (const outcome of outcomes) {
     for (const note of outcome.result?.notes ?? []) lines.push(`${outcome.name}: ${note}`);
     for (const missed of outcome.missed) lines.push(`${outcome.name}: MISSED ${missed}`);
     if (outcome.error) lines.push(`${outcome.name}: ERROR ${outcome.error}`);
   }
-  lines.push('5xx counts every 5xx but a 503 with Retry-After (the documented answer while a dependency is away), listed as 503.');
-  lines.push(`(${new Date().toISOString()}, node ${process.version}, ${os.availableParallelism()} cpus, load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')})`);
+  lines.push(
+    '5xx counts every 5xx but a 503 with Retry-After (the documented answer while a dependency is away), listed as 503.',
+  );
+  lines.push(
+    `(${new Date().toISOString()}, node ${process.version}, ${os.availableParallelism()} cpus, load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')})`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
-  const drills = loadDrills();
+  const drills = await loadDrills();
   if (options.list) {
     process.stdout.write(`${drills.map((drill) => drill.name).join('\n')}\n`);
     return 0;
   }
   const outcomes: Outcome[] = [];
   for (const drill of pick(drills, options.names)) outcomes.push(await runOne(drill));
-  process.stdout.write(options.json ? `${JSON.stringify({ date: new Date().toISOString(), loadAverage: os.loadavg(), outcomes }, null, 2)}\n` : formatTable(outcomes));
+  process.stdout.write(
+    options.json
+      ? `${JSON.stringify({ date: new Date().toISOString(), loadAverage: os.loadavg(), outcomes }, null, 2)}\n`
+      : formatTable(outcomes),
+  );
   return outcomes.some((outcome) => outcome.error || outcome.missed.length > 0) ? 1 : 0;
 }
 

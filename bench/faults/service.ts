@@ -7,7 +7,11 @@ import { Teardown } from '../bench-support';
 import { startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process';
 
 /** Rate limits out of the way: a drill measures faults, not the limiter. */
-const NO_LIMITS = { RATE_LIMIT_READS: '999999999/60', RATE_LIMIT_SEARCH: '999999999/60', RATE_LIMIT_AI: '999999999/60' };
+const NO_LIMITS = {
+  RATE_LIMIT_READS: '999999999/60',
+  RATE_LIMIT_SEARCH: '999999999/60',
+  RATE_LIMIT_AI: '999999999/60',
+};
 
 export interface DrillService {
   process: ServiceProcess;
@@ -54,7 +58,12 @@ export async function startDrillService(env: Record<string, string>): Promise<Dr
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Milliseconds from `since` until `GET route` answers 200, or null when it has not within `giveUpMs`. */
-export async function untilServing(service: DrillService, route: string, since: number, giveUpMs = 60_000): Promise<number | null> {
+export async function untilServing(
+  service: DrillService,
+  route: string,
+  since: number,
+  giveUpMs = 60_000,
+): Promise<number | null> {
   for (;;) {
     if (service.exited()) return null;
     const answer = await service.call('GET', route);

@@ -3,16 +3,15 @@
     pip install ./sdk/python
     FIS_BASE_URL=http://localhost:8080 FIS_API_KEY=... python3 chat_stream.py "How did Apple's revenue change?" AAPL
 """
-import os
 import sys
 
 from fis_sdk import Client
 
 
 def main(question: str, ticker: str = "") -> None:
-    client = Client(os.environ.get("FIS_BASE_URL", "http://localhost:8080"), api_key=os.environ.get("FIS_API_KEY"))
-    company_ids = [client.company_by_ticker(ticker).id] if ticker else None
-    for event in client.chat([{"role": "user", "content": question}], company_ids=company_ids):
+    client = Client()  # FIS_BASE_URL and FIS_API_KEY from the environment
+    company_ids = [client.companies.by_ticker(ticker).id] if ticker else None
+    for event in client.ai.chat([{"role": "user", "content": question}], company_ids=company_ids):
         if event.event == "token":
             print(event.data.text, end="", flush=True)
         elif event.event == "done":

@@ -3,18 +3,17 @@
     pip install ./sdk/python
     FIS_BASE_URL=http://localhost:8080 FIS_API_KEY=... python3 fastest_growth.py "Information Technology"
 """
-import os
 import sys
 
 from fis_sdk import Client, NotFoundError
 
 
 def main(sector: str) -> None:
-    client = Client(os.environ.get("FIS_BASE_URL", "http://localhost:8080"), api_key=os.environ.get("FIS_API_KEY"))
+    client = Client()  # FIS_BASE_URL and FIS_API_KEY from the environment
     growth = []
-    for company in client.companies(sector=sector):
+    for company in client.companies.all(sector=sector):
         try:
-            ratios = client.ratios(company.id, period="latest-fy")
+            ratios = client.statements.ratios(company.id, period="latest-fy")
         except NotFoundError:
             continue  # no full fiscal year yet: left out, not counted as zero
         if ratios.revenue_growth is not None:

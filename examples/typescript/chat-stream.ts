@@ -6,13 +6,18 @@
 import { FinancialInsightsClient } from '../../sdk/typescript/src/index.js';
 
 async function main(question: string, ticker?: string): Promise<void> {
-  const client = new FinancialInsightsClient({ baseUrl: process.env.FIS_BASE_URL ?? 'http://localhost:8080', apiKey: process.env.FIS_API_KEY });
+  const client = new FinancialInsightsClient(); // FIS_BASE_URL and FIS_API_KEY from the environment
   const companyIds = ticker ? [(await client.companies.byTicker(ticker)).id] : undefined;
-  for await (const event of client.ai.chat({ messages: [{ role: 'user', content: question }], company_ids: companyIds })) {
+  for await (const event of client.ai.chat({
+    messages: [{ role: 'user', content: question }],
+    company_ids: companyIds,
+  })) {
     if (event.event === 'token') process.stdout.write(event.data.text);
     if (event.event === 'done') {
       const sources = new Set(event.data.citations.map((c) => `${c.ticker} ${c.period ?? c.title ?? ''}`.trim()));
-      process.stdout.write(`\n\nSources: ${[...sources].join('; ') || 'none'}\nConversation: ${event.data.conversation_id}\n`);
+      process.stdout.write(
+        `\n\nSources: ${[...sources].join('; ') || 'none'}\nConversation: ${event.data.conversation_id}\n`,
+      );
     }
   }
 }

@@ -33,13 +33,21 @@ async function openApiTypes(document: Record<string, unknown>): Promise<string> 
   return HEADER('sdk/openapi.json (openapi-typescript)') + astToString(nodes);
 }
 
-const GRAPHQL_CONFIG = { enumsAsTypes: true, avoidOptionals: { field: true }, scalars: { DateTimeISO: 'string', LocalDate: 'string' } };
+const GRAPHQL_CONFIG = {
+  enumsAsTypes: true,
+  avoidOptionals: { field: true },
+  scalars: { DateTimeISO: 'string', LocalDate: 'string' },
+};
 
 /** Every type of schema.graphql (the `typescript` plugin). */
 async function graphqlSchemaTypes(): Promise<string> {
   const output = await codegen({
-    schema: parse(printAppSchema()), documents: [], filename: 'graphql.ts', config: GRAPHQL_CONFIG,
-    plugins: [{ typescript: {} }], pluginMap: { typescript: typescriptPlugin },
+    schema: parse(printAppSchema()),
+    documents: [],
+    filename: 'graphql.ts',
+    config: GRAPHQL_CONFIG,
+    plugins: [{ typescript: {} }],
+    pluginMap: { typescript: typescriptPlugin },
   });
   return `${HEADER('schema.graphql (@graphql-codegen)')}${output}`;
 }
@@ -50,8 +58,10 @@ async function graphqlChatTypes(): Promise<string> {
   const output = await codegen({
     schema: parse(printAppSchema()),
     documents: [{ location: 'rest-facade/operations/Chat.graphql', document: parse(chat) }],
-    filename: 'graphql-chat.ts', config: GRAPHQL_CONFIG,
-    plugins: [{ typescriptOperations: {} }], pluginMap: { typescriptOperations: operationsPlugin },
+    filename: 'graphql-chat.ts',
+    config: GRAPHQL_CONFIG,
+    plugins: [{ typescriptOperations: {} }],
+    pluginMap: { typescriptOperations: operationsPlugin },
   });
   return `${HEADER('schema.graphql and rest-facade/operations/Chat.graphql (@graphql-codegen)')}${output}\n\n/** The chat subscription the SDK sends to /graphql/stream. */\nexport const CHAT_SUBSCRIPTION = ${JSON.stringify(chat)};\n`;
 }
@@ -77,7 +87,7 @@ export async function generatedFiles(): Promise<Record<string, string>> {
     'sdk/typescript/src/generated/openapi.ts': await openApiTypes(document),
     'sdk/typescript/src/generated/graphql.ts': await graphqlSchemaTypes(),
     'sdk/typescript/src/generated/graphql-chat.ts': await graphqlChatTypes(),
-    'sdk/python/fis_sdk/models.py': pythonModels(document),
+    'sdk/python/fis_sdk/models.py': pythonModels(document as Parameters<typeof pythonModels>[0]),
     'sdk/python/fis_sdk/operations.py': pythonOperations(),
   };
 }

@@ -1,14 +1,28 @@
 import { Field, Float, ID, InputType, Int, InterfaceType, ObjectType, registerEnumType } from 'type-graphql';
 
 export type CitationKind = 'STATEMENT' | 'DOCUMENT';
-export const CitationKindEnum = { STATEMENT: 'STATEMENT', DOCUMENT: 'DOCUMENT' } as const satisfies Record<CitationKind, CitationKind>;
-registerEnumType(CitationKindEnum, { name: 'CitationKind', description: 'A statement field, or a passage of a stored document.' });
+export const CitationKindEnum = { STATEMENT: 'STATEMENT', DOCUMENT: 'DOCUMENT' } as const satisfies Record<
+  CitationKind,
+  CitationKind
+>;
+registerEnumType(CitationKindEnum, {
+  name: 'CitationKind',
+  description: 'A statement field, or a passage of a stored document.',
+});
 
 export type ChatEventType = 'TOKEN' | 'STATUS' | 'CITATIONS' | 'DONE' | 'ERROR';
-export const ChatEventTypeEnum = { TOKEN: 'TOKEN', STATUS: 'STATUS', CITATIONS: 'CITATIONS', DONE: 'DONE', ERROR: 'ERROR' } as const satisfies Record<ChatEventType, ChatEventType>;
+export const ChatEventTypeEnum = {
+  TOKEN: 'TOKEN',
+  STATUS: 'STATUS',
+  CITATIONS: 'CITATIONS',
+  DONE: 'DONE',
+  ERROR: 'ERROR',
+} as const satisfies Record<ChatEventType, ChatEventType>;
 registerEnumType(ChatEventTypeEnum, { name: 'ChatEventType' });
 
-@ObjectType({ description: 'What an analysis was written from: a statement field (company, period, field) or a document passage.' })
+@ObjectType({
+  description: 'What an analysis was written from: a statement field (company, period, field) or a document passage.',
+})
 export class Citation {
   @Field(() => CitationKindEnum)
   kind!: CitationKind;
@@ -22,7 +36,10 @@ export class Citation {
   @Field(() => String, { nullable: true, description: 'Statement citations: the period of the figure.' })
   period!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'income_statement, balance_sheet, cash_flow, ratios or derived (a change computed from them).' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'income_statement, balance_sheet, cash_flow, ratios or derived (a change computed from them).',
+  })
   statement!: string | null;
 
   @Field(() => String, { nullable: true, description: 'camelCase field, e.g. netIncome, grossMargin, revenueChange.' })
@@ -39,6 +56,12 @@ export class Citation {
 
   @Field(() => String, { nullable: true, description: 'Document citations: the document title.' })
   title!: string | null;
+
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Document citations: the page of the document the passage is on, from 1.',
+  })
+  page!: number | null;
 }
 
 @ObjectType({ description: 'The check of every number in a text against the facts it was written from.' })
@@ -49,7 +72,9 @@ export class Grounding {
   @Field(() => Int)
   numbersUnsupported!: number;
 
-  @Field(() => [String], { description: 'Numbers found in the text that no fact or cited passage supports, as written.' })
+  @Field(() => [String], {
+    description: 'Numbers found in the text that no fact or cited passage supports, as written.',
+  })
   unsupported!: string[];
 
   @Field(() => Int, { description: 'Figures bound to a claim (company, period, metric as the sentence gives them).' })
@@ -58,16 +83,24 @@ export class Grounding {
   @Field(() => Int, { description: 'Claims a stored fact or a cited passage supports.' })
   claimsSupported!: number;
 
-  @Field(() => Int, { description: 'Claims flagged: unsupported, wrong company, period or metric, wrong direction, or contradicting the stored statement.' })
+  @Field(() => Int, {
+    description:
+      'Claims flagged: unsupported, wrong company, period or metric, wrong direction, or contradicting the stored statement.',
+  })
   claimsFlagged!: number;
 }
 
-@ObjectType({ description: 'A figure of an answer bound to what its sentence says it is, with the verdict of the check.' })
+@ObjectType({
+  description: 'A figure of an answer bound to what its sentence says it is, with the verdict of the check.',
+})
 export class Claim {
   @Field({ description: 'The figure as written.' })
   text!: string;
 
-  @Field({ description: 'SUPPORTED, UNSUPPORTED, WRONG_COMPANY, WRONG_PERIOD, WRONG_METRIC, WRONG_DIRECTION or CONTRADICTS_STATEMENT.' })
+  @Field({
+    description:
+      'SUPPORTED, UNSUPPORTED, WRONG_COMPANY, WRONG_PERIOD, WRONG_METRIC, WRONG_DIRECTION or CONTRADICTS_STATEMENT.',
+  })
   verdict!: string;
 
   @Field(() => String, { nullable: true, description: 'The company the sentence gives the figure to.' })
@@ -136,7 +169,10 @@ export class ComparisonRow {
   @Field()
   label!: string;
 
-  @Field({ description: 'money (in the company\u2019s reporting currency), money_per_share, fraction (0.125 = 12.5%), points (a change of a fraction) or multiple.' })
+  @Field({
+    description:
+      'money (in the company\u2019s reporting currency), money_per_share, fraction (0.125 = 12.5%), points (a change of a fraction) or multiple.',
+  })
   unit!: string;
 
   @Field(() => [MetricValue])
@@ -178,7 +214,10 @@ export class SummarizeInput {
   @Field(() => String, { nullable: true, description: 'Q<n>-<yyyy>, FY<yyyy>, latest (default) or latest-fy.' })
   period?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'overview (default), profitability, balance_sheet, cash_flow or risks.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'overview (default), profitability, balance_sheet, cash_flow or risks.',
+  })
   summaryType?: string | null;
 }
 
@@ -190,7 +229,10 @@ export class CompareInput {
   @Field(() => String, { nullable: true, description: 'Q<n>-<yyyy>, FY<yyyy>, latest (default) or latest-fy.' })
   period?: string | null;
 
-  @Field(() => [String], { nullable: true, description: 'Measures to compare (see the README); a default set when omitted.' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Measures to compare (see the README); a default set when omitted.',
+  })
   metrics?: string[] | null;
 }
 
@@ -220,7 +262,8 @@ export class ChatInput {
  * `... on ChatTokenEvent { text }`); `type` names the kind for clients that do not read `__typename`.
  */
 @InterfaceType({
-  description: 'One event of a streamed chat answer: STATUS (what the writer is doing), TOKEN (text as it is produced), CITATIONS, then DONE (the whole answer), or ERROR.',
+  description:
+    'One event of a streamed chat answer: STATUS (what the writer is doing), TOKEN (text as it is produced), CITATIONS, then DONE (the whole answer), or ERROR.',
   resolveType: (event: { type: ChatEventType }) => CHAT_EVENT_TYPE_NAMES[event.type],
 })
 export abstract class ChatEvent {
@@ -228,7 +271,10 @@ export abstract class ChatEvent {
   type!: ChatEventType;
 }
 
-@ObjectType({ implements: ChatEvent, description: 'What the service is doing before the first token (the facts it writes from).' })
+@ObjectType({
+  implements: ChatEvent,
+  description: 'What the service is doing before the first token (the facts it writes from).',
+})
 export class ChatStatusEvent extends ChatEvent {
   declare type: 'STATUS';
 
@@ -252,7 +298,10 @@ export class ChatCitationsEvent extends ChatEvent {
   citations!: Citation[];
 }
 
-@ObjectType({ implements: ChatEvent, description: 'The whole answer, its citations and grounding, and the conversation to continue; the last event.' })
+@ObjectType({
+  implements: ChatEvent,
+  description: 'The whole answer, its citations and grounding, and the conversation to continue; the last event.',
+})
 export class ChatDoneEvent extends ChatEvent {
   declare type: 'DONE';
 
@@ -275,7 +324,10 @@ export class ChatDoneEvent extends ChatEvent {
   model!: string;
 }
 
-@ObjectType({ implements: ChatEvent, description: 'The answer failed; the last event. `code` is one of the error envelope\u2019s codes.' })
+@ObjectType({
+  implements: ChatEvent,
+  description: 'The answer failed; the last event. `code` is one of the error envelope\u2019s codes.',
+})
 export class ChatErrorEvent extends ChatEvent {
   declare type: 'ERROR';
 
@@ -290,5 +342,9 @@ export class ChatErrorEvent extends ChatEvent {
 export type AnyChatEvent = ChatStatusEvent | ChatTokenEvent | ChatCitationsEvent | ChatDoneEvent | ChatErrorEvent;
 
 const CHAT_EVENT_TYPE_NAMES: Record<ChatEventType, string> = {
-  STATUS: 'ChatStatusEvent', TOKEN: 'ChatTokenEvent', CITATIONS: 'ChatCitationsEvent', DONE: 'ChatDoneEvent', ERROR: 'ChatErrorEvent',
+  STATUS: 'ChatStatusEvent',
+  TOKEN: 'ChatTokenEvent',
+  CITATIONS: 'ChatCitationsEvent',
+  DONE: 'ChatDoneEvent',
+  ERROR: 'ChatErrorEvent',
 };

@@ -1,4 +1,5 @@
 import { ADDRESSED_TO_READER, answerQuestion, BOILERPLATE } from './question/answer-text';
+import { answerFigure } from './question/figure-answer';
 import type { CompanyFacts, DocumentPassage, FactSheet, StatementFact } from './facts';
 import { splitSentences } from '../search/chunker';
 import { formatFact, type ChatTurn, type SummaryType, type Writer, type WritingTask } from './writer';
@@ -31,7 +32,8 @@ const SUMMARY_TOPICS: Record<SummaryType, Topic[]> = {
 };
 
 /** Sentences of a document that read as a risk statement; instructions addressed to a reader are never quoted. */
-const RISK_WORDS = /\b(risk|could|may|adverse|uncertain|depend|competition|competitive|regulat|litigation|decline|volatil|disrupt|shortage|exposure|impair)/i;
+const RISK_WORDS =
+  /\b(risk|could|may|adverse|uncertain|depend|competition|competitive|regulat|litigation|decline|volatil|disrupt|shortage|exposure|impair)/i;
 
 class Facts {
   constructor(private readonly company: CompanyFacts) {}
@@ -61,9 +63,12 @@ function growthObservations(c: CompanyFacts, f: Facts): Observation[] {
   if (change === undefined || f.value('revenue') === undefined) return [];
   const size = Math.abs(change);
   const sentence =
-    change >= 0.15 ? `Growth was strong: revenue rose ${f.text('revenueChange')} from ${c.priorPeriod}.`
-      : change <= -0.05 ? `Revenue fell ${formatFact({ value: size, unit: 'fraction' })} from ${c.priorPeriod}, a clear headwind.`
-        : change >= 0 ? `Revenue grew a modest ${f.text('revenueChange')} on ${c.priorPeriod}.`
+    change >= 0.15
+      ? `Growth was strong: revenue rose ${f.text('revenueChange')} from ${c.priorPeriod}.`
+      : change <= -0.05
+        ? `Revenue fell ${formatFact({ value: size, unit: 'fraction' })} from ${c.priorPeriod}, a clear headwind.`
+        : change >= 0
+          ? `Revenue grew a modest ${f.text('revenueChange')} on ${c.priorPeriod}.`
           : `Revenue slipped ${formatFact({ value: size, unit: 'fraction' })} from ${c.priorPeriod}.`;
   const observations: Observation[] = [{ topic: 'growth', salience: 1 + size * 8, risk: change <= -0.05, sentence }];
   const incomeChange = f.value('netIncomeChange');
@@ -83,11 +88,25 @@ function profitabilityObservations(f: Facts): Observation[] {
   const observations: Observation[] = [];
   const netIncome = f.value('netIncome');
   if (netIncome !== undefined && netIncome < 0) {
-    observations.push({ topic: 'profitability', salience: 4, risk: true, sentence: `It posted a net loss of ${f.magnitude('netIncome')}.` });
+    observations.push({
+      topic: 'profitability',
+      salience: 4,
+      risk: true,
+      sentence: `It posted a net loss of ${f.magnitude('netIncome')}.`,
+    });
   } else if (netIncome !== undefined && f.get('netMargin')) {
-    observations.push({ topic: 'profitability', salience: 1.5, risk: false, sentence: `Net income was ${f.text('netIncome')}, a net margin of ${f.text('netMargin')}.` });
+    observations.push({
+      topic: 'profitability',
+      salience: 1.5,
+      risk: false,
+      sentence: `Net income was ${f.text('netIncome')}, a net margin of ${f.text('netMargin')}.`,
+    });
   }
-  for (const [field, label] of [['grossMargin', 'Gross margin'], ['operatingMargin', 'Operating margin'], ['netMargin', 'Net margin']] as const) {
+  for (const [field, label] of [
+    ['grossMargin', 'Gross margin'],
+    ['operatingMargin', 'Operating margin'],
+    ['netMargin', 'Net margin'],
+  ] as const) {
     const shift = f.value(`${field}Change`);
     if (shift === undefined || Math.abs(shift) < 0.01 || !f.get(field)) continue;
     observations.push({
@@ -99,7 +118,12 @@ function profitabilityObservations(f: Facts): Observation[] {
   }
   const roe = f.value('returnOnEquity');
   if (roe !== undefined) {
-    observations.push({ topic: 'profitability', salience: 0.8 + Math.abs(roe), risk: roe < 0, sentence: `Return on equity stood at ${f.text('returnOnEquity')}.` });
+    observations.push({
+      topic: 'profitability',
+      salience: 0.8 + Math.abs(roe),
+      risk: roe < 0,
+      sentence: `Return on equity stood at ${f.text('returnOnEquity')}.`,
+    });
   }
   return observations;
 }
@@ -108,7 +132,9 @@ function balanceObservations(c: CompanyFacts, f: Facts): Observation[] {
   const observations: Observation[] = [];
   if (f.get('totalAssets') && f.get('totalLiabilities') && f.get('totalEquity')) {
     observations.push({
-      topic: 'balance_sheet', salience: 1, risk: false,
+      topic: 'balance_sheet',
+      salience: 1,
+      risk: false,
       sentence: `At the end of ${c.period} it held total assets of ${f.text('totalAssets')} against total liabilities of ${f.text('totalLiabilities')}, leaving shareholders\u2019 equity of ${f.text('totalEquity')}.`,
     });
   }
@@ -116,20 +142,54 @@ function balanceObservations(c: CompanyFacts, f: Facts): Observation[] {
   if (leverage !== undefined) {
     const debt = f.get('totalDebt') ? ` on total debt of ${f.text('totalDebt')}` : '';
     observations.push(
-      leverage >= 1.5 ? { topic: 'balance_sheet', salience: 2 + leverage / 2, risk: true, sentence: `Leverage is high: debt to equity is ${f.text('debtToEquity')}${debt}.` }
-        : leverage <= 0.3 ? { topic: 'balance_sheet', salience: 1.2, risk: false, sentence: `The balance sheet carries little debt (debt to equity of ${f.text('debtToEquity')}).` }
-          : { topic: 'balance_sheet', salience: 0.9, risk: false, sentence: `Debt to equity is a moderate ${f.text('debtToEquity')}${debt}.` },
+      leverage >= 1.5
+        ? {
+            topic: 'balance_sheet',
+            salience: 2 + leverage / 2,
+            risk: true,
+            sentence: `Leverage is high: debt to equity is ${f.text('debtToEquity')}${debt}.`,
+          }
+        : leverage <= 0.3
+          ? {
+              topic: 'balance_sheet',
+              salience: 1.2,
+              risk: false,
+              sentence: `The balance sheet carries little debt (debt to equity of ${f.text('debtToEquity')}).`,
+            }
+          : {
+              topic: 'balance_sheet',
+              salience: 0.9,
+              risk: false,
+              sentence: `Debt to equity is a moderate ${f.text('debtToEquity')}${debt}.`,
+            },
     );
   }
   const liquidity = f.value('currentRatio');
   if (liquidity !== undefined && (liquidity < 1 || liquidity >= 2)) {
-    observations.push(liquidity < 1
-      ? { topic: 'balance_sheet', salience: 2.5, risk: true, sentence: `Liquidity is tight: the current ratio is ${f.text('currentRatio')}.` }
-      : { topic: 'balance_sheet', salience: 1, risk: false, sentence: `Liquidity is ample, with a current ratio of ${f.text('currentRatio')} and cash of ${f.get('cashAndEquivalents') ? f.text('cashAndEquivalents') : 'no reported amount'}.` });
+    observations.push(
+      liquidity < 1
+        ? {
+            topic: 'balance_sheet',
+            salience: 2.5,
+            risk: true,
+            sentence: `Liquidity is tight: the current ratio is ${f.text('currentRatio')}.`,
+          }
+        : {
+            topic: 'balance_sheet',
+            salience: 1,
+            risk: false,
+            sentence: `Liquidity is ample, with a current ratio of ${f.text('currentRatio')} and cash of ${f.get('cashAndEquivalents') ? f.text('cashAndEquivalents') : 'no reported amount'}.`,
+          },
+    );
   }
   const coverage = f.value('interestCoverage');
   if (coverage !== undefined && coverage < 3) {
-    observations.push({ topic: 'balance_sheet', salience: 2.5, risk: true, sentence: `Interest coverage is thin at ${f.text('interestCoverage')}.` });
+    observations.push({
+      topic: 'balance_sheet',
+      salience: 2.5,
+      risk: true,
+      sentence: `Interest coverage is thin at ${f.text('interestCoverage')}.`,
+    });
   }
   return observations;
 }
@@ -138,11 +198,18 @@ function cashObservations(f: Facts): Observation[] {
   const observations: Observation[] = [];
   const freeCashFlow = f.value('freeCashFlow');
   if (freeCashFlow !== undefined && freeCashFlow < 0) {
-    observations.push({ topic: 'cash_flow', salience: 3, risk: true, sentence: `Free cash flow was negative at ${f.text('freeCashFlow')}, so the business consumed cash.` });
+    observations.push({
+      topic: 'cash_flow',
+      salience: 3,
+      risk: true,
+      sentence: `Free cash flow was negative at ${f.text('freeCashFlow')}, so the business consumed cash.`,
+    });
   } else if (freeCashFlow !== undefined && f.get('operatingCashFlow') && f.get('capitalExpenditure')) {
     const margin = f.get('freeCashFlowMargin') ? ` (${f.text('freeCashFlowMargin')} of revenue)` : '';
     observations.push({
-      topic: 'cash_flow', salience: 1.2 + (f.value('freeCashFlowMargin') ?? 0) * 4, risk: false,
+      topic: 'cash_flow',
+      salience: 1.2 + (f.value('freeCashFlowMargin') ?? 0) * 4,
+      risk: false,
       sentence: `Operating cash flow of ${f.text('operatingCashFlow')} covered capital expenditure of ${f.magnitude('capitalExpenditure')}, leaving free cash flow of ${f.text('freeCashFlow')}${margin}.`,
     });
   }
@@ -150,7 +217,9 @@ function cashObservations(f: Facts): Observation[] {
   const netIncome = f.value('netIncome');
   if (operating !== undefined && netIncome !== undefined && netIncome > 0 && operating < netIncome * 0.8) {
     observations.push({
-      topic: 'cash_flow', salience: 2, risk: true,
+      topic: 'cash_flow',
+      salience: 2,
+      risk: true,
       sentence: `Operating cash flow (${f.text('operatingCashFlow')}) trailed net income (${f.text('netIncome')}), so earnings were not fully backed by cash.`,
     });
   }
@@ -158,7 +227,9 @@ function cashObservations(f: Facts): Observation[] {
   const buybacks = f.value('shareRepurchases');
   if (dividends && buybacks) {
     observations.push({
-      topic: 'cash_flow', salience: 0.7, risk: false,
+      topic: 'cash_flow',
+      salience: 0.7,
+      risk: false,
       sentence: `It returned cash through dividends of ${f.magnitude('dividendsPaid')} and share repurchases of ${f.magnitude('shareRepurchases')}.`,
     });
   }
@@ -172,12 +243,26 @@ function documentRisks(passages: DocumentPassage[], limit: number): Observation[
   for (const passage of passages) {
     // Line by line first, so a heading never runs into the sentence after it; sentences that introduce risks in
     // general ("The following risk factors should be considered…") name none, and a sentence is quoted once.
-    const sentence = passage.content.split(/\n+/).flatMap((line) => splitSentences(line.trim())).find(
-      (candidate) => RISK_WORDS.test(candidate) && !ADDRESSED_TO_READER.test(candidate) && !BOILERPLATE.test(candidate)
-        && !quoted.has(candidate) && candidate.length >= 40 && candidate.length <= 400,
-    );
+    const sentence = passage.content
+      .split(/\n+/)
+      .flatMap((line) => splitSentences(line.trim()))
+      .find(
+        (candidate) =>
+          RISK_WORDS.test(candidate) &&
+          !ADDRESSED_TO_READER.test(candidate) &&
+          !BOILERPLATE.test(candidate) &&
+          !quoted.has(candidate) &&
+          candidate.length >= 40 &&
+          candidate.length <= 400,
+      );
     if (sentence) quoted.add(sentence);
-    if (sentence) quotes.push({ topic: 'risks', salience: 1.5 - quotes.length * 0.1, risk: true, sentence: `Its ${passage.title} notes: \u201c${sentence}\u201d` });
+    if (sentence)
+      quotes.push({
+        topic: 'risks',
+        salience: 1.5 - quotes.length * 0.1,
+        risk: true,
+        sentence: `Its ${passage.title} notes: \u201c${sentence}\u201d`,
+      });
     if (quotes.length >= limit) break;
   }
   return quotes;
@@ -186,7 +271,13 @@ function documentRisks(passages: DocumentPassage[], limit: number): Observation[
 function observe(company: CompanyFacts, passages: DocumentPassage[]): Observation[] {
   const f = new Facts(company);
   const own = passages.filter((passage) => passage.companyId === company.company.id);
-  return [...growthObservations(company, f), ...profitabilityObservations(f), ...balanceObservations(company, f), ...cashObservations(f), ...documentRisks(own, 2)];
+  return [
+    ...growthObservations(company, f),
+    ...profitabilityObservations(f),
+    ...balanceObservations(company, f),
+    ...cashObservations(f),
+    ...documentRisks(own, 2),
+  ];
 }
 
 function headline(company: CompanyFacts): string {
@@ -204,15 +295,30 @@ function summarize(type: SummaryType, sheet: FactSheet): string {
   if (type === 'risks') {
     // Financial warning signs count as risks too, next to what the documents say.
     chosen = [...observations.filter((o) => o.risk && o.topic !== 'risks'), ...chosen];
-    if (chosen.length === 0) return `${headline(company)} No financial warning signs stand out for ${company.period}, and the stored documents name no specific risks.`;
+    if (chosen.length === 0)
+      return `${headline(company)} No financial warning signs stand out for ${company.period}, and the stored documents name no specific risks.`;
   }
   const limit = type === 'overview' ? 5 : 6;
-  const body = chosen.sort((a, b) => b.salience - a.salience).slice(0, limit).map((o) => o.sentence);
-  if (body.length === 0) return `${headline(company)} The stored statements have no figures on this for ${company.period}.`;
+  const body = chosen
+    .sort((a, b) => b.salience - a.salience)
+    .slice(0, limit)
+    .map((o) => o.sentence);
+  if (body.length === 0)
+    return `${headline(company)} The stored statements have no figures on this for ${company.period}.`;
   return [headline(company), ...body].join(' ');
 }
 
-export const DEFAULT_COMPARE_METRICS = ['revenue', 'revenueChange', 'netIncome', 'netMargin', 'operatingMargin', 'freeCashFlow', 'debtToEquity', 'currentRatio', 'returnOnEquity'];
+export const DEFAULT_COMPARE_METRICS = [
+  'revenue',
+  'revenueChange',
+  'netIncome',
+  'netMargin',
+  'operatingMargin',
+  'freeCashFlow',
+  'debtToEquity',
+  'currentRatio',
+  'returnOnEquity',
+];
 const MONEY_UNITS = new Set(['money', 'money_per_share']);
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -236,10 +342,18 @@ function compare(sheet: FactSheet, metrics: string[]): string {
     if (MONEY_UNITS.has(values[0].fact.unit) && currencies.size > 1) {
       // Amounts in different currencies are not ranked (no exchange rates here); they are listed side by side.
       const listed = values.map((v) => `${v.ticker} ${formatFact(v.fact, v.currency)}`).join(', ');
-      lines.push({ spread: 0, leader: '', sentence: `${capitalized(values[0].fact.label)} is reported in different currencies: ${listed}.` });
+      lines.push({
+        spread: 0,
+        leader: '',
+        sentence: `${capitalized(values[0].fact.label)} is reported in different currencies: ${listed}.`,
+      });
       continue;
     }
-    values.sort((a, b) => (LOWER_IS_BETTER.has(metric) ? a.fact.value - b.fact.value : rankValue(metric, b.fact.value) - rankValue(metric, a.fact.value)));
+    values.sort((a, b) =>
+      LOWER_IS_BETTER.has(metric)
+        ? a.fact.value - b.fact.value
+        : rankValue(metric, b.fact.value) - rankValue(metric, a.fact.value),
+    );
     const [best, worst] = [values[0], values[values.length - 1]];
     const scale = Math.max(Math.abs(best.fact.value), Math.abs(worst.fact.value)) || 1;
     const label = capitalized(best.fact.label);
@@ -254,7 +368,10 @@ function compare(sheet: FactSheet, metrics: string[]): string {
   for (const line of lines) if (line.leader) wins.set(line.leader, (wins.get(line.leader) ?? 0) + 1);
   const [leader, count] = [...wins].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
   const ordered = lines.sort((a, b) => b.spread - a.spread).map((line) => line.sentence);
-  const closing = count > lines.length / 2 ? `Overall, ${leader} leads on most of the compared measures.` : 'No company leads on most of the compared measures.';
+  const closing =
+    count > lines.length / 2
+      ? `Overall, ${leader} leads on most of the compared measures.`
+      : 'No company leads on most of the compared measures.';
   return [intro, ...ordered, closing].join(' ');
 }
 
@@ -269,12 +386,24 @@ const QUESTION_TOPICS: Array<[RegExp, Topic]> = [
 
 function answer(sheet: FactSheet, messages: ChatTurn[]): string {
   const question = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  // A metric the question defines otherwise is not answered with the service's own formula.
+  if (sheet.notComputed) return sheet.notComputed;
+  // A metric the question defines is evaluated as defined.
+  if (sheet.defined) return sheet.defined.text;
+  // A figure only the documents hold is answered from them, never with a stored total in its place.
+  if (sheet.figures) return answerFigure(sheet.figures);
   const asked = sheet.asked ? answerQuestion(sheet.asked, sheet.passages) : null;
   if (asked) return asked;
   const topics = QUESTION_TOPICS.filter(([pattern]) => pattern.test(question)).map(([, topic]) => topic);
   if (sheet.companies.length === 0) {
-    const quotes = sheet.passages.slice(0, 2).map((p) => `${p.ticker}\u2019s ${p.title} says: \u201c${splitSentences(p.content.replace(/\s+/g, ' '))[0] ?? ''}\u201d`);
-    if (quotes.length === 0) return 'I found no stored figures or documents for this question. Name a company (by ticker) or pass company_ids, and ask about its revenue, profitability, balance sheet, cash flow or risks.';
+    const quotes = sheet.passages
+      .slice(0, 2)
+      .map(
+        (p) =>
+          `${p.ticker}\u2019s ${p.title} says: \u201c${splitSentences(p.content.replace(/\s+/g, ' '))[0] ?? ''}\u201d`,
+      );
+    if (quotes.length === 0)
+      return 'I found no stored figures or documents for this question. Name a company (by ticker) or pass company_ids, and ask about its revenue, profitability, balance sheet, cash flow or risks.';
     return ['No company was named, so here is what the stored documents say.', ...quotes].join(' ');
   }
   if (sheet.companies.length > 1 && /\b(compare|comparison|versus|vs\.?|better|best|worse|against)\b/i.test(question)) {
@@ -283,8 +412,16 @@ function answer(sheet: FactSheet, messages: ChatTurn[]): string {
   const wanted: Topic[] = topics.length > 0 ? topics : SUMMARY_TOPICS.overview;
   const parts: string[] = [];
   for (const company of sheet.companies) {
-    const chosen = observe(company, sheet.passages).filter((o) => wanted.includes(o.topic)).sort((a, b) => b.salience - a.salience).slice(0, 4);
-    parts.push(headline(company), ...(chosen.length > 0 ? chosen.map((o) => o.sentence) : [`The stored figures for ${company.period} do not cover that.`]));
+    const chosen = observe(company, sheet.passages)
+      .filter((o) => wanted.includes(o.topic))
+      .sort((a, b) => b.salience - a.salience)
+      .slice(0, 4);
+    parts.push(
+      headline(company),
+      ...(chosen.length > 0
+        ? chosen.map((o) => o.sentence)
+        : [`The stored figures for ${company.period} do not cover that.`]),
+    );
   }
   return parts.join(' ');
 }

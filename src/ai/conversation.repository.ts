@@ -12,7 +12,11 @@ export interface ConversationRow {
 }
 
 /** The conversation `id` if it belongs to this key (null: an anonymous caller's); another key's is not found. */
-export async function findConversation(manager: EntityManager, id: string, ownerKeyId: number | null): Promise<ConversationRow | null> {
+export async function findConversation(
+  manager: EntityManager,
+  id: string,
+  ownerKeyId: number | null,
+): Promise<ConversationRow | null> {
   const [row]: ConversationRow[] = await manager.query(
     'SELECT id, company_ids AS "companyIds" FROM conversations WHERE id = $1 AND owner_key_id IS NOT DISTINCT FROM $2',
     [id, ownerKeyId],
@@ -26,7 +30,11 @@ export function findConversationMessages(manager: EntityManager, id: string): Pr
 }
 
 /** Starts a conversation owned by a key (null: anonymous); returns its id (a UUID). */
-export async function insertConversation(manager: EntityManager, companyIds: number[], ownerKeyId: number | null): Promise<string> {
+export async function insertConversation(
+  manager: EntityManager,
+  companyIds: number[],
+  ownerKeyId: number | null,
+): Promise<string> {
   const [{ id }]: Array<{ id: string }> = await manager.query(
     'INSERT INTO conversations (company_ids, owner_key_id) VALUES ($1, $2) RETURNING id',
     [companyIds, ownerKeyId],
@@ -40,7 +48,11 @@ export async function updateConversation(manager: EntityManager, id: string, com
 }
 
 /** Appends messages to a conversation, in order, in one statement. */
-export async function insertConversationMessages(manager: EntityManager, id: string, messages: ChatTurn[]): Promise<void> {
+export async function insertConversationMessages(
+  manager: EntityManager,
+  id: string,
+  messages: ChatTurn[],
+): Promise<void> {
   await manager.query(
     'INSERT INTO conversation_messages (conversation_id, role, content) SELECT $1, role, content FROM unnest($2::text[], $3::text[]) AS t(role, content)',
     [id, messages.map((message) => message.role), messages.map((message) => message.content)],

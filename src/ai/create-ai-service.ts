@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import type { Logger } from '../shared/logger';
-import type { SearchBackend } from '../search/ingestion.service';
+import type { SearchBackend } from '../search/search-backend.types';
 import { AiService } from './ai.service';
 import { BuiltinAnalyst } from './analyst';
 import { LlmWriter } from './llm-writer';
@@ -19,5 +19,11 @@ export function createAiService(
     ? new LlmWriter({ apiKey: config.openaiApiKey, baseUrl: config.openaiBaseUrl, model: config.llmModel })
     : new BuiltinAnalyst();
   logger.info('AI writer ready', { model: writer.model });
-  return new AiService(dataSource, search, writer, { timeoutMs: config.llmTimeoutMs, maxConcurrency: config.aiMaxConcurrency, onOutcome, shutdown }, logger);
+  return new AiService(
+    dataSource,
+    search,
+    writer,
+    { timeoutMs: config.llmTimeoutMs, maxConcurrency: config.aiMaxConcurrency, onOutcome, shutdown },
+    logger,
+  );
 }

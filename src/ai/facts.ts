@@ -5,11 +5,12 @@ import { findCompany } from '../companies/company.service';
 import { samePeriodLastYear } from '../statements/fiscal-period';
 import type { StatementLoaders } from '../statements/statement.loaders';
 import { loadRatios, resolvePeriod } from '../statements/statement.service';
-import type { SearchBackend } from '../search/ingestion.service';
+import type { SearchBackend } from '../search/search-backend.types';
 import { search } from '../search/search.service';
 import type { FactUnit } from './grounding';
 import type { FactSource, StatementFact } from './statement-fact';
 import { askedFactList, type AskedFacts } from './question/asked-facts';
+import { answeredFigures, type FigureFacts } from './question/figure-answer';
 
 /**
  * Facts first: everything an analysis may say, gathered from the database before a word is written. A writer
@@ -26,6 +27,8 @@ export interface DocumentPassage {
   title: string;
   docType: string;
   period: string | null;
+  /** Page of the document the passage is on, from 1. */
+  page: number;
   content: string;
 }
 
@@ -46,10 +49,34 @@ export interface FactSheet {
   asked?: AskedFacts | null;
   /** Figures the language-model agent looked up with its tools (the answer is checked against these too). */
   toolFacts?: StatementFact[];
+  /** Chat: the figures of the companies' documents, when the question asks for a figure only documents hold. */
+  figures?: FigureFacts | null;
+  /** Chat: why no figure is given, when the question defines its metric otherwise than the service computes it. */
+  notComputed?: string | null;
+  /** Chat: the answer to a metric the question defines, with its result and inputs as facts. */
+  defined?: { text: string; facts: StatementFact[] } | null;
+  /** Statement values read from a stored document, by `statementSourceKey`: the document and page to cite. */
+  statementDocuments?: Map<string, { documentId: number; title: string; page: number | null }>;
+}
+
+const STATEMENT_OF_SOURCE: Partial<Record<FactSource, string>> = {
+  income_statement: 'income',
+  balance_sheet: 'balance',
+  cash_flow: 'cashFlow',
+};
+
+/** The key of a statement value: company, statement kind (income, balance, cashFlow), period and field. */
+export function statementValueKey(companyId: number, statement: string, period: string, field: string): string {
+  return `${companyId}|${statement}|${period}|${field}`;
+}
+
+/** The key of the statement value a fact states. */
+export function statementSourceKey(companyId: number, source: FactSource, period: string, field: string): string {
+  return statementValueKey(companyId, STATEMENT_OF_SOURCE[source] ?? source, period, field);
 }
 
 interface FieldSpec {
-  source: Exclude<FactSource, 'derived'>;
+  source: Exclude<FactSource, 'derived' | 'document'>;
   field: string;
   label: string;
   unit: FactUnit;
@@ -61,7 +88,12 @@ const STATEMENT_FIELDS: FieldSpec[] = [
   { source: 'income_statement', field: 'operatingIncome', label: 'operating income', unit: 'money' },
   { source: 'income_statement', field: 'netIncome', label: 'net income', unit: 'money' },
   { source: 'income_statement', field: 'ebitda', label: 'EBITDA', unit: 'money' },
-  { source: 'income_statement', field: 'researchAndDevelopment', label: 'research and development spending', unit: 'money' },
+  {
+    source: 'income_statement',
+    field: 'researchAndDevelopment',
+    label: 'research and development spending',
+    unit: 'money',
+  },
   { source: 'income_statement', field: 'interestExpense', label: 'interest expense', unit: 'money' },
   { source: 'income_statement', field: 'epsDiluted', label: 'diluted EPS', unit: 'money_per_share' },
   { source: 'balance_sheet', field: 'cashAndEquivalents', label: 'cash and equivalents', unit: 'money' },
@@ -92,21 +124,41 @@ const MARGIN_FIELDS = ['grossMargin', 'operatingMargin', 'netMargin'];
 
 /** Every fact of a sheet, current and prior, in a stable order (indexes are used for citations). */
 export function allFacts(sheet: FactSheet): StatementFact[] {
-  return [...sheet.companies.flatMap((company) => [...company.current.values(), ...company.prior.values()]), ...askedFactList(sheet.asked), ...(sheet.toolFacts ?? [])];
+  return [
+    ...sheet.companies.flatMap((company) => [...company.current.values(), ...company.prior.values()]),
+    ...askedFactList(sheet.asked),
+    ...answeredFigures(sheet.figures),
+    ...(sheet.defined?.facts ?? []),
+    ...(sheet.toolFacts ?? []),
+  ];
 }
 
 type Row = Record<string, unknown> | null;
 
 /** The facts of one period: statement fields, ratios, and derived totals. */
-function periodFacts(company: Company, period: string, statements: Record<FieldSpec['source'], Row>): Map<string, StatementFact> {
+function periodFacts(
+  company: Company,
+  period: string,
+  statements: Record<FieldSpec['source'], Row>,
+): Map<string, StatementFact> {
   const facts = new Map<string, StatementFact>();
   const add = (source: FactSource, field: string, label: string, unit: FactUnit, value: unknown) => {
     if (typeof value !== 'number' || !Number.isFinite(value)) return;
     facts.set(field, { companyId: company.id, ticker: company.ticker, period, source, field, label, unit, value });
   };
-  for (const spec of STATEMENT_FIELDS) add(spec.source, spec.field, spec.label, spec.unit, statements[spec.source]?.[spec.field]);
-  const debt = ['shortTermDebt', 'longTermDebt'].map((field) => facts.get(field)?.value).filter((value) => value !== undefined);
-  if (debt.length > 0) add('derived', 'totalDebt', 'total debt', 'money', debt.reduce((sum, value) => sum + value, 0));
+  for (const spec of STATEMENT_FIELDS)
+    add(spec.source, spec.field, spec.label, spec.unit, statements[spec.source]?.[spec.field]);
+  const debt = ['shortTermDebt', 'longTermDebt']
+    .map((field) => facts.get(field)?.value)
+    .filter((value) => value !== undefined);
+  if (debt.length > 0)
+    add(
+      'derived',
+      'totalDebt',
+      'total debt',
+      'money',
+      debt.reduce((sum, value) => sum + value, 0),
+    );
   return facts;
 }
 
@@ -133,7 +185,10 @@ function addChanges(current: Map<string, StatementFact>, prior: Map<string, Stat
 async function statementsAt(loaders: StatementLoaders, companyId: number, period: string) {
   const key = { companyId, period };
   const [income, balance, cashFlow, ratios] = await Promise.all([
-    loaders.income.load(key), loaders.balance.load(key), loaders.cashFlow.load(key), loadRatios(loaders, companyId, period),
+    loaders.income.load(key),
+    loaders.balance.load(key),
+    loaders.cashFlow.load(key),
+    loadRatios(loaders, companyId, period),
   ]);
   return {
     income_statement: income as unknown as Row,
@@ -147,13 +202,21 @@ async function statementsAt(loaders: StatementLoaders, companyId: number, period
  * The facts of one company for a period argument (a label, "latest", "latest-fy" or omitted for the newest quarter).
  * 404 when the company or its statements for the period do not exist.
  */
-export async function companyFacts(dataSource: DataSource, loaders: StatementLoaders, companyId: number, periodArgument?: string | null): Promise<CompanyFacts> {
+export async function companyFacts(
+  dataSource: DataSource,
+  loaders: StatementLoaders,
+  companyId: number,
+  periodArgument?: string | null,
+): Promise<CompanyFacts> {
   const company = await findCompany(dataSource, companyId);
   if (!company) throw new AppError('NOT_FOUND', `No company with id ${companyId}`);
   const period = await resolvePeriod(loaders, companyId, periodArgument, 'income');
   const statements = period ? await statementsAt(loaders, companyId, period.label) : null;
   if (!period || !statements?.income_statement) {
-    throw new AppError('NOT_FOUND', `Company ${company.ticker} has no income statement for ${periodArgument ?? 'any quarter'}`);
+    throw new AppError(
+      'NOT_FOUND',
+      `Company ${company.ticker} has no income statement for ${periodArgument ?? 'any quarter'}`,
+    );
   }
   const priorPeriod = samePeriodLastYear(period).label;
   const current = periodFacts(company, period.label, statements);
@@ -164,12 +227,32 @@ export async function companyFacts(dataSource: DataSource, loaders: StatementLoa
 
 /** The passages of the companies' documents that best match a query (hybrid search), at most `limit`. */
 export async function relevantPassages(
-  backend: SearchBackend, query: string, companyIds: number[] | null, limit: number, keep?: (passage: DocumentPassage) => boolean,
+  backend: SearchBackend,
+  query: string,
+  companyIds: number[] | null,
+  limit: number,
+  keep?: (passage: DocumentPassage) => boolean,
 ): Promise<DocumentPassage[]> {
   // Filters the search does not offer (period, document type) are applied here, over a wider set of hits.
   const filtered = keep !== undefined && limit < 50;
-  const hits = await search(backend, { query, companyIds, topK: filtered ? Math.min(50, limit * 8) : limit, mode: 'HYBRID' });
-  return hits.filter((hit) => !keep || keep(hit as DocumentPassage)).slice(0, limit).map(({ chunkId, documentId, companyId, ticker, title, docType, period, content }) => ({
-    chunkId, documentId, companyId, ticker, title, docType, period, content,
-  }));
+  const hits = await search(backend, {
+    query,
+    companyIds,
+    topK: filtered ? Math.min(50, limit * 8) : limit,
+    mode: 'HYBRID',
+  });
+  return hits
+    .filter((hit) => !keep || keep(hit as DocumentPassage))
+    .slice(0, limit)
+    .map(({ chunkId, documentId, companyId, ticker, title, docType, period, page, content }) => ({
+      chunkId,
+      documentId,
+      companyId,
+      ticker,
+      title,
+      docType,
+      period,
+      page,
+      content,
+    }));
 }

@@ -53,7 +53,15 @@ export class Slots {
         };
         const onAbort = () => leave(signal.reason);
         const timer = setTimeout(
-          () => leave(new AppError('SERVICE_UNAVAILABLE', `All ${this.size} AI slots stayed busy for ${timeoutMs} ms; try again shortly`, undefined, { 'retry-after': '5' })),
+          () =>
+            leave(
+              new AppError(
+                'SERVICE_UNAVAILABLE',
+                `All ${this.size} AI slots stayed busy for ${timeoutMs} ms; try again shortly`,
+                undefined,
+                { 'retry-after': '5' },
+              ),
+            ),
           timeoutMs,
         );
         signal.addEventListener('abort', onAbort, { once: true });
@@ -97,10 +105,22 @@ export class ClientGone extends Error {
  * Runs a writer under the limits: a deadline over the whole generation, up to two retries while nothing has been
  * produced yet (a stream cannot be taken back), and cancellation when the caller's signal aborts (client gone).
  */
-export async function* generate(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: GenerationCaller): AsyncGenerator<string | WriterStatus> {
+export async function* generate(
+  writer: Writer,
+  task: WritingTask,
+  limits: GenerationLimits,
+  slots: Slots,
+  caller: GenerationCaller,
+): AsyncGenerator<string | WriterStatus> {
   try {
     // A generation also ends at the service's shutdown deadline, and then says so (SHUTTING_DOWN).
-    yield* attempts(writer, task, limits, slots, limits.shutdown ? AbortSignal.any([caller.signal, limits.shutdown]) : caller.signal);
+    yield* attempts(
+      writer,
+      task,
+      limits,
+      slots,
+      limits.shutdown ? AbortSignal.any([caller.signal, limits.shutdown]) : caller.signal,
+    );
     limits.onOutcome?.('ok', caller.requestId);
   } catch (error) {
     limits.onOutcome?.(outcomeOf(error), caller.requestId);
@@ -108,7 +128,13 @@ export async function* generate(writer: Writer, task: WritingTask, limits: Gener
   }
 }
 
-async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: AbortSignal): AsyncGenerator<string | WriterStatus> {
+async function* attempts(
+  writer: Writer,
+  task: WritingTask,
+  limits: GenerationLimits,
+  slots: Slots,
+  caller: AbortSignal,
+): AsyncGenerator<string | WriterStatus> {
   const deadline = AbortSignal.timeout(limits.timeoutMs);
   // Ended by us when the consumer stops reading early: the provider call must not outlive its slot.
   const own = new AbortController();
@@ -129,10 +155,14 @@ async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLi
         void iterator.return?.()?.catch(() => undefined);
         // The service stopping says so (SHUTTING_DOWN); a client that went away needs no answer.
         if (caller.aborted) throw caller.reason instanceof AppError ? caller.reason : new ClientGone();
-        if (deadline.aborted) throw new AppError('UPSTREAM_TIMEOUT', `The language model did not finish within ${limits.timeoutMs} ms`);
+        if (deadline.aborted)
+          throw new AppError('UPSTREAM_TIMEOUT', `The language model did not finish within ${limits.timeoutMs} ms`);
         if (produced || attempt >= MAX_RETRIES) throw upstreamError(error);
-        await abortable(new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt)), signal).catch(() => undefined);
-        if (deadline.aborted) throw new AppError('UPSTREAM_TIMEOUT', `The language model did not finish within ${limits.timeoutMs} ms`);
+        await abortable(new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt)), signal).catch(
+          () => undefined,
+        );
+        if (deadline.aborted)
+          throw new AppError('UPSTREAM_TIMEOUT', `The language model did not finish within ${limits.timeoutMs} ms`);
       }
     }
   } finally {
@@ -142,7 +172,13 @@ async function* attempts(writer: Writer, task: WritingTask, limits: GenerationLi
 }
 
 /** The whole text of a generation. */
-export async function generateText(writer: Writer, task: WritingTask, limits: GenerationLimits, slots: Slots, caller: GenerationCaller): Promise<string> {
+export async function generateText(
+  writer: Writer,
+  task: WritingTask,
+  limits: GenerationLimits,
+  slots: Slots,
+  caller: GenerationCaller,
+): Promise<string> {
   let text = '';
   for await (const piece of generate(writer, task, limits, slots, caller)) if (typeof piece === 'string') text += piece;
   return text;

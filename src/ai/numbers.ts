@@ -21,12 +21,23 @@ export interface NumberMention {
 }
 
 const SCALES: Record<string, number> = {
-  thousand: 1e3, k: 1e3, million: 1e6, mn: 1e6, m: 1e6, mm: 1e6, billion: 1e9, bn: 1e9, b: 1e9, trillion: 1e12, tn: 1e12, t: 1e12,
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  mn: 1e6,
+  m: 1e6,
+  mm: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+  b: 1e9,
+  trillion: 1e12,
+  tn: 1e12,
+  t: 1e12,
 };
 
 /**
  * A number with an optional currency before it and an optional scale, percent or multiple after it. Period labels
- * (Q3-2024, FY2024), digits inside words (10-K, Item 1A) and references to passages (chunk 318) are not numbers of the analysis
+ * (Q3-2024, FY2024), digits inside words (10-K, Item 1A) and references to passages (chunk 318, page 14) are not numbers of the analysis
  * and are skipped.
  */
 const MENTION = new RegExp(
@@ -34,7 +45,8 @@ const MENTION = new RegExp(
     String.raw`(?:\s?(?<percent>%|percent\b|per\s?cent\b)|\s?(?<points>percentage points?\b|pp\b|points?\b)|(?<multiple>x\b|×)|\s?(?<scale>thousand|million|billion|trillion|mn|bn|tn|mm|[kmbt])\b)?`,
   'giu',
 );
-const PERIOD_LABEL = /\b(?:Q[1-4][-\s]?\d{4}|FY\s?\d{2,4}|H[12][-\s]?\d{4}|\d{1,2}-[A-Z]|Item\s+\d+[A-Z]?|chunk\s+\d+)\b/gi;
+const PERIOD_LABEL =
+  /\b(?:Q[1-4][-\s]?\d{4}|FY\s?\d{2,4}|H[12][-\s]?\d{4}|\d{1,2}-[A-Z]|Item\s+\d+[A-Z]?|chunk\s+\d+|page\s+\d+)\b/gi;
 
 /** Every number in a text that the grounding check should account for. */
 export function extractNumbers(text: string): NumberMention[] {
@@ -48,9 +60,23 @@ export function extractNumbers(text: string): NumberMention[] {
     // A lone letter after a number is a scale in "$1.2B" or "$3m", but in "5 m" (metres?) only with a currency.
     const loneLetter = groups.scale?.length === 1 && !groups.currency && groups.scale !== groups.scale.toUpperCase();
     const scaleWord = loneLetter ? undefined : groups.scale?.toLowerCase();
-    const kind: NumberKind = groups.percent ? 'percent' : groups.points ? 'points' : groups.multiple ? 'multiple' : groups.currency || scaleWord ? 'money' : 'number';
+    const kind: NumberKind = groups.percent
+      ? 'percent'
+      : groups.points
+        ? 'points'
+        : groups.multiple
+          ? 'multiple'
+          : groups.currency || scaleWord
+            ? 'money'
+            : 'number';
     // A bare year or a small count ("3 risks", "2025") is not a figure of the analysis.
-    if (kind === 'number' && decimals === 0 && !digits.includes(',') && (printed <= 12 || (printed >= 1900 && printed <= 2100))) continue;
+    if (
+      kind === 'number' &&
+      decimals === 0 &&
+      !digits.includes(',') &&
+      (printed <= 12 || (printed >= 1900 && printed <= 2100))
+    )
+      continue;
     const scale = (kind === 'percent' || kind === 'points' ? 0.01 : 1) * (scaleWord ? SCALES[scaleWord] : 1);
     const sign = groups.negative ? -1 : 1;
     mentions.push({
@@ -65,7 +91,8 @@ export function extractNumbers(text: string): NumberMention[] {
   return mentions;
 }
 
-const trim = (value: number, digits: number) => Number(value.toFixed(digits)).toLocaleString('en-US', { maximumFractionDigits: digits });
+const trim = (value: number, digits: number) =>
+  Number(value.toFixed(digits)).toLocaleString('en-US', { maximumFractionDigits: digits });
 
 /** "$8.95 billion", "$512.3 million", "$48,200": three significant figures at most, in words a reader scans. */
 export function formatMoney(value: number, currency = 'USD'): string {

@@ -1,7 +1,7 @@
 import type { GroundingFact } from './grounding';
 
 /** A figure of a statement (or derived from statements) as the AI pipeline states and checks it. */
-export type FactSource = 'income_statement' | 'balance_sheet' | 'cash_flow' | 'ratios' | 'derived';
+export type FactSource = 'income_statement' | 'balance_sheet' | 'cash_flow' | 'ratios' | 'derived' | 'document';
 
 export interface StatementFact extends GroundingFact {
   companyId: number;
@@ -12,4 +12,18 @@ export interface StatementFact extends GroundingFact {
   field: string;
   /** Words for prose, e.g. "net income". */
   label: string;
+}
+
+/** The field of a figure read from a document (its label and chunk say what it is). */
+export const DOCUMENT_FIGURE = 'documentFigure';
+
+/** A figure read from a document, as the pipeline states and checks it. */
+export interface DocumentFigureFact extends StatementFact {
+  source: 'document';
+  /** The terms of its label and what it sits under, to check that it is the figure asked. */
+  terms: string[];
+  chunkId: number;
+  documentId: number;
+  title: string;
+  page: number;
 }

@@ -24,7 +24,11 @@ export const authChecker: AuthChecker<AccessContext> = ({ context }, roles) => {
 export function requireRole({ principal, publicReads }: AccessContext, required: Role): void {
   if (principal.role === null) {
     if (required === 'viewer' && publicReads) return;
-    throw new AppError('UNAUTHENTICATED', `This needs credentials with the ${required} role: send X-API-Key or Authorization: Bearer`);
+    throw new AppError(
+      'UNAUTHENTICATED',
+      `This needs credentials with the ${required} role: send X-API-Key or Authorization: Bearer`,
+    );
   }
-  if (!hasRole(principal.role, required)) throw new AppError('FORBIDDEN', `This needs the ${required} role; these credentials have ${principal.role}`);
+  if (!hasRole(principal.role, required))
+    throw new AppError('FORBIDDEN', `This needs the ${required} role; these credentials have ${principal.role}`);
 }

@@ -34,7 +34,8 @@ export interface ActiveKeyRow {
 }
 
 const ACTIVE_COLUMNS = 'id, role, forwards_clients AS "forwardsClients"';
-const COLUMNS = 'id, name, role, prefix, forwards_clients AS "forwardsClients", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
+const COLUMNS =
+  'id, name, role, prefix, forwards_clients AS "forwardsClients", created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"';
 
 export async function insertApiKey(manager: EntityManager, key: NewApiKey): Promise<ApiKeyRecord> {
   const [record]: ApiKeyRecord[] = await manager.query(
@@ -58,12 +59,18 @@ export async function revokeApiKeyById(manager: EntityManager, id: number): Prom
 }
 
 export async function findActiveKeyByHash(manager: EntityManager, keyHash: string): Promise<ActiveKeyRow | null> {
-  const [row]: ActiveKeyRow[] = await manager.query(`SELECT ${ACTIVE_COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`, [keyHash]);
+  const [row]: ActiveKeyRow[] = await manager.query(
+    `SELECT ${ACTIVE_COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+    [keyHash],
+  );
   return row ?? null;
 }
 
 export async function findActiveKeyById(manager: EntityManager, id: number): Promise<ActiveKeyRow | null> {
-  const [row]: ActiveKeyRow[] = await manager.query(`SELECT ${ACTIVE_COLUMNS} FROM api_keys WHERE id = $1 AND revoked_at IS NULL`, [id]);
+  const [row]: ActiveKeyRow[] = await manager.query(
+    `SELECT ${ACTIVE_COLUMNS} FROM api_keys WHERE id = $1 AND revoked_at IS NULL`,
+    [id],
+  );
   return row ?? null;
 }
 

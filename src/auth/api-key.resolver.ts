@@ -17,7 +17,10 @@ export class ApiKeyType {
   @Field({ description: 'The first characters of the key, to recognise it.' })
   prefix!: string;
 
-  @Field({ description: "A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor." })
+  @Field({
+    description:
+      "A front end's key: its requests that name a visitor in X-Forwarded-For are rate-limited as that visitor.",
+  })
   forwardsClients!: boolean;
 
   @Field()
@@ -26,7 +29,10 @@ export class ApiKeyType {
   @Field(() => Date, { nullable: true })
   lastUsedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true, description: 'When it was revoked; every instance refuses it within a second of that.' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When it was revoked; every instance refuses it within a second of that.',
+  })
   revokedAt!: Date | null;
 }
 
@@ -47,27 +53,37 @@ export class CreateApiKeyInput {
   @Field({ description: 'viewer, analyst or admin.' })
   role!: string;
 
-  @Field(() => Boolean, { nullable: true, description: "A front end's key, rate-limited per visitor named in X-Forwarded-For (default false)." })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: "A front end's key, rate-limited per visitor named in X-Forwarded-For (default false).",
+  })
   forwardsClients?: boolean | null;
 }
 
 @Resolver()
 export class ApiKeyResolver {
   @CatalogAuthorized()
-  @Query(() => [ApiKeyType], { description: 'Every API key, revoked ones included, oldest first (never the keys themselves).' })
+  @Query(() => [ApiKeyType], {
+    description: 'Every API key, revoked ones included, oldest first (never the keys themselves).',
+  })
   apiKeys(@Ctx() { dataSource }: RequestContext): Promise<ApiKeyType[]> {
     return listApiKeys(dataSource);
   }
 
   @CatalogAuthorized()
   @Mutation(() => CreatedApiKeyType, { description: 'Creates an API key; the key is in the answer and nowhere else.' })
-  async createApiKey(@Ctx() { dataSource }: RequestContext, @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput): Promise<CreatedApiKeyType> {
+  async createApiKey(
+    @Ctx() { dataSource }: RequestContext,
+    @Arg('input', () => CreateApiKeyInput) input: CreateApiKeyInput,
+  ): Promise<CreatedApiKeyType> {
     const { record, key } = await createApiKey(dataSource, input.name, input.role, input.forwardsClients ?? false);
     return { apiKey: record, key };
   }
 
   @CatalogAuthorized()
-  @Mutation(() => ApiKeyType, { description: 'Revokes an API key (again: keeps the first date); refused by every instance within a second.' })
+  @Mutation(() => ApiKeyType, {
+    description: 'Revokes an API key (again: keeps the first date); refused by every instance within a second.',
+  })
   revokeApiKey(@Ctx() { dataSource }: RequestContext, @Arg('id', () => Int) id: number): Promise<ApiKeyType> {
     return revokeApiKey(dataSource, id);
   }

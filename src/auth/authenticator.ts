@@ -18,7 +18,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The same answer for every bad credential, so a caller learns nothing about why. */
 export function invalidCredentials(): AppError {
-  return new AppError('UNAUTHENTICATED', 'Invalid, expired or revoked credentials', undefined, { 'www-authenticate': 'Bearer realm="fis"' });
+  return new AppError('UNAUTHENTICATED', 'Invalid, expired or revoked credentials', undefined, {
+    'www-authenticate': 'Bearer realm="fis"',
+  });
 }
 
 export function parseCookies(header: string | undefined): Map<string, string> {
@@ -46,7 +48,10 @@ export function requireCsrfHeader(req: IncomingMessage): void {
   const header = req.headers[CSRF_HEADER];
   const cookie = parseCookies(req.headers.cookie).get(CSRF_COOKIE);
   if (typeof header !== 'string' || !cookie || !sameSecret(header, cookie)) {
-    throw new AppError('FORBIDDEN', `A write with a session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
+    throw new AppError(
+      'FORBIDDEN',
+      `A write with a session cookie needs the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`,
+    );
   }
 }
 
@@ -95,7 +100,9 @@ export class Authenticator {
   /** The key behind an API key string, or null when it is malformed, unknown or revoked. */
   async activeKey(key: string): Promise<ActiveKey | null> {
     if (!isWellFormedKey(key)) return null;
-    const found = await this.lookup(`hash:${hashKey(key)}`, () => findActiveKeyByHash(this.dataSource.manager, hashKey(key)));
+    const found = await this.lookup(`hash:${hashKey(key)}`, () =>
+      findActiveKeyByHash(this.dataSource.manager, hashKey(key)),
+    );
     if (found) this.touch(found.id);
     return found;
   }
@@ -103,7 +110,9 @@ export class Authenticator {
   private async fromToken(token: string, via: Principal['via']): Promise<Principal> {
     const claims = await verifyToken(this.tokens, token);
     // A token lives on after its key is revoked only until the key cache expires.
-    const key = claims ? await this.lookup(`id:${claims.keyId}`, () => findActiveKeyById(this.dataSource.manager, claims.keyId)) : null;
+    const key = claims
+      ? await this.lookup(`id:${claims.keyId}`, () => findActiveKeyById(this.dataSource.manager, claims.keyId))
+      : null;
     if (!claims || !key) throw invalidCredentials();
     // A session is the browser's own credential: the browser could write any X-Forwarded-For, so it never forwards.
     return { role: key.role, keyId: key.id, via, forwardsClients: via === 'bearer' && key.forwardsClients };

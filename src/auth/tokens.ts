@@ -25,7 +25,10 @@ export async function issueToken(settings: TokenSettings, keyId: number, role: R
 }
 
 /** The key id and role of a valid token; null for anything else (bad signature, algorithm, issuer, audience, expiry). */
-export async function verifyToken(settings: TokenSettings, token: string): Promise<{ keyId: number; role: Role } | null> {
+export async function verifyToken(
+  settings: TokenSettings,
+  token: string,
+): Promise<{ keyId: number; role: Role } | null> {
   try {
     const { payload } = await jwtVerify(token, settings.secret, {
       algorithms: [ALGORITHM],

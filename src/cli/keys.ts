@@ -2,7 +2,7 @@
  * `npm run keys -- create --name <name> --role viewer|analyst|admin [--forwards-clients]`, `npm run keys -- list`,
  * `npm run keys -- revoke <id>`, `npm run keys -- generate`
  *
- * With `--api <service url>` (or FIS_URL) it manages the keys of a running service through its admin API
+ * With `--api <service url>` (or FIS_BASE_URL) it manages the keys of a running service through its admin API
  * (/v1/admin/keys), with an admin key (`--key`, or FIS_API_KEY): nothing needs to stop. Without it, it writes to the
  * service's database (DATA_DIR or DATABASE_URL); an embedded database is opened by one process at a time, so that
  * way needs the service stopped. `generate` prints a new key without storing it (for ADMIN_API_KEY). A key made with
@@ -19,14 +19,14 @@ const USAGE = `usage: npm run keys -- create --name <name> --role ${ROLES.join('
        npm run keys -- list
        npm run keys -- revoke <id>
        npm run keys -- generate                 (a new key, not stored: for ADMIN_API_KEY)
-  against a running service: add --api <url> (or set FIS_URL) and --key <admin key> (or set FIS_API_KEY)`;
+  against a running service: add --api <url> (or set FIS_BASE_URL) and --key <admin key> (or set FIS_API_KEY)`;
 
 function option(args: string[], name: string): string | undefined {
   const index = args.indexOf(name);
   return index >= 0 ? args[index + 1] : undefined;
 }
 
-const when = (date: Date | string | null) => (date ? new Date(date).toISOString().replace('T', ' ').slice(0, 19) : '-');
+const when = (date: Date | null) => (date ? date.toISOString().replace('T', ' ').slice(0, 19) : '-');
 
 function describe(record: ApiKeyRecord): string {
   const state = record.revokedAt ? `revoked ${when(record.revokedAt)}` : 'active';
@@ -61,29 +61,57 @@ async function databaseStore(): Promise<KeyStore> {
 }
 
 /** A REST record (snake_case) as the CLI prints it. */
-function fromRest(row: Record<string, any>): ApiKeyRecord {
-  return { id: row.id, name: row.name, role: row.role, prefix: row.prefix, forwardsClients: row.forwards_clients, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at };
+interface RestKeyRecord {
+  id: number;
+  name: string;
+  role: ApiKeyRecord['role'];
+  prefix: string;
+  forwards_clients: boolean;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+function fromRest(row: RestKeyRecord): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    prefix: row.prefix,
+    forwardsClients: row.forwards_clients,
+    createdAt: new Date(row.created_at),
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at) : null,
+    revokedAt: row.revoked_at ? new Date(row.revoked_at) : null,
+  };
 }
 
 function apiStore(url: string, key: string | undefined): KeyStore {
   if (!key) throw new Error('--api needs an admin key: --key <key> or FIS_API_KEY');
-  const call = async (method: string, path: string, body?: unknown) => {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${url}${path}`, {
       method,
       headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
-    const answer = (await response.json().catch(() => null)) as { success?: boolean; data?: any; error?: { message?: string } } | null;
+    const answer = (await response.json().catch(() => null)) as {
+      success?: boolean;
+      data?: T;
+      error?: { message?: string };
+    } | null;
     if (!answer?.success) throw new Error(answer?.error?.message ?? `${method} ${path} answered ${response.status}`);
-    return answer.data;
+    return answer.data as T;
   };
   return {
     create: async (name, role, forwardsClients) => {
-      const data = await call('POST', '/v1/admin/keys', { name, role, forwards_clients: forwardsClients });
+      const data = await call<{ api_key: RestKeyRecord; key: string }>('POST', '/v1/admin/keys', {
+        name,
+        role,
+        forwards_clients: forwardsClients,
+      });
       return { record: fromRest(data.api_key), key: data.key };
     },
-    list: async () => (await call('GET', '/v1/admin/keys')).map(fromRest),
-    revoke: async (id) => fromRest(await call('DELETE', `/v1/admin/keys/${id}`)),
+    list: async () => (await call<RestKeyRecord[]>('GET', '/v1/admin/keys')).map(fromRest),
+    revoke: async (id) => fromRest(await call<RestKeyRecord>('DELETE', `/v1/admin/keys/${id}`)),
     close: async () => undefined,
   };
 }
@@ -95,7 +123,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${generateKey()}\n`);
     return;
   }
-  const api = (option(args, '--api') ?? process.env.FIS_URL)?.trim().replace(/\/$/, '');
+  // FIS_BASE_URL, as the SDKs and examples read it; FIS_URL is its older name, still read.
+  const api = (option(args, '--api') ?? process.env.FIS_BASE_URL ?? process.env.FIS_URL)?.trim().replace(/\/$/, '');
   const store = api ? apiStore(api, option(args, '--key') ?? process.env.FIS_API_KEY?.trim()) : await databaseStore();
   try {
     if (command === 'create') {
@@ -104,10 +133,16 @@ async function main(): Promise<void> {
       if (!name || !role) throw new Error(USAGE);
       const { record, key } = await store.create(name, role, args.includes('--forwards-clients'));
       const kind = record.forwardsClients ? `${record.role}, forwards clients` : record.role;
-      process.stdout.write(`Created key ${record.id} (${kind}) "${record.name}". It is shown this once; store it now:\n${key}\n`);
+      process.stdout.write(
+        `Created key ${record.id} (${kind}) "${record.name}". It is shown this once; store it now:\n${key}\n`,
+      );
     } else if (command === 'list') {
       const keys = await store.list();
-      process.stdout.write(keys.length ? `${keys.map(describe).join('\n')}\n` : 'No API keys yet: npm run keys -- create --name <name> --role analyst\n');
+      process.stdout.write(
+        keys.length
+          ? `${keys.map(describe).join('\n')}\n`
+          : 'No API keys yet: npm run keys -- create --name <name> --role analyst\n',
+      );
     } else {
       const id = Number(args[0]);
       if (!Number.isInteger(id) || id < 1) throw new Error(USAGE);

@@ -2,7 +2,10 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** A tracked company and its profile. The entity doubles as the GraphQL type; statement fields live in the resolver. */
-@ObjectType({ simpleResolvers: true, description: 'A tracked company with its profile; statements and ratios hang off it.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A tracked company with its profile; statements and ratios hang off it.',
+})
 @Entity('companies')
 export class Company {
   @Field(() => Int)
@@ -54,4 +57,15 @@ export class Company {
   @Field(() => Int, { nullable: true })
   @Column('integer', { nullable: true })
   employees!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'SEC Central Index Key, for a company that files with the SEC.' })
+  @Column('integer', { nullable: true })
+  cik!: number | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Names the company filed under before, newest first (from its SEC submissions); null when not known.',
+  })
+  @Column('jsonb', { nullable: true })
+  formerNames!: string[] | null;
 }

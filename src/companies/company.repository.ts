@@ -6,6 +6,7 @@ import type { EntityManager } from 'typeorm';
 import { Company } from './company.entity';
 import { plainColumnList } from '../db/plain-columns';
 import { queryPrepared, sqlCount } from '../db/prepared-statements.repository';
+import type { ReadAhead } from '../db/read-ahead';
 
 export interface CompanyPageQuery {
   /** Compared case-insensitively; null or empty for every sector. */
@@ -36,16 +37,8 @@ export interface ImportedCompanyRow {
   country: string | null;
 }
 
-/**
- * What another module reads with each company of a page, in the page's own statement: one round trip instead of two
- * (the nested page's statement histories, issue 18).
- */
-export interface CompanyReadAhead {
-  /** One SQL expression on the company row `c`, with no parameters of its own. */
-  expression(): string;
-  /** Receives the expression's value for each company of the page, in page order. */
-  receive(company: Company, value: unknown): void;
-}
+/** What another module reads with each company, in the company query's own statement (on the company row `c`). */
+export type CompanyReadAhead = ReadAhead<Company>;
 
 /** What a page reads besides its companies' identity, all of it optional. */
 export interface CompanyPageReading {
@@ -63,7 +56,7 @@ export async function findCompanyPage(
   { sector, ticker, q, limit, offset }: CompanyPageQuery,
   { withTotal = false, readAhead, properties }: CompanyPageReading = {},
 ): Promise<[Company[], number | null]> {
-  // Plain rows shaped like the entity: hydrating entities was a fifth of the CPU of a list (issue 18).
+  // Plain rows shaped like the entity: hydrating TypeORM entities costs more CPU than the SQL of a list.
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
   const conditions: string[] = [];
@@ -89,7 +82,7 @@ export async function findCompanyPage(
   }
   // The total comes with the page (a window count over the filter, before LIMIT): one statement, not two.
   const matching = withTotal ? ', count(*) OVER ()::int AS matching' : '';
-  const ahead = readAhead ? `, ${readAhead.expression()} AS "readAhead"` : '';
+  const ahead = readAhead ? `, ${readAhead.expression(param)} AS "readAhead"` : '';
   const rows: Array<Company & { matching?: number; readAhead?: unknown }> = await queryPrepared(
     manager,
     `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c', properties)}${matching}${ahead}
@@ -106,7 +99,10 @@ export async function findCompanyPage(
   if (!withTotal) return [page, null];
   if (rows.length > 0) return [page, rows[0].matching as number];
   // An offset past the end leaves no row to carry the count.
-  const [{ total }]: Array<{ total: number }> = await manager.query(`SELECT count(*)::int AS total FROM companies AS c ${where}`, filterValues);
+  const [{ total }]: Array<{ total: number }> = await manager.query(
+    `SELECT count(*)::int AS total FROM companies AS c ${where}`,
+    filterValues,
+  );
   return [page, total];
 }
 
@@ -117,38 +113,47 @@ export async function findSectors(manager: EntityManager): Promise<string[]> {
 }
 
 /** The company matching `condition` (SQL on alias `c`), as the page reads them: a plain row in an entity instance. */
-async function findOneCompany(manager: EntityManager, condition: string, values: unknown[]): Promise<Company | null> {
-  const [row] = await queryPrepared<Company>(
+async function findOneCompany(
+  manager: EntityManager,
+  condition: string,
+  values: unknown[],
+  readAhead?: CompanyReadAhead,
+): Promise<Company | null> {
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const ahead = readAhead ? `, ${readAhead.expression(param)} AS "readAhead"` : '';
+  const [row] = await queryPrepared<Company & { readAhead?: unknown }>(
     manager,
-    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')} FROM companies AS c WHERE ${condition} ORDER BY c.id LIMIT 1`,
+    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')}${ahead} FROM companies AS c WHERE ${condition} ORDER BY c.id LIMIT 1`,
     values,
   );
-  return row ? Object.assign(new Company(), row) : null;
+  if (!row) return null;
+  const { readAhead: value, ...columns } = row;
+  const company = Object.assign(new Company(), columns);
+  readAhead?.receive(company, value);
+  return company;
 }
 
-export function findCompanyById(manager: EntityManager, id: number): Promise<Company | null> {
-  return findOneCompany(manager, 'c.id = $1', [id]);
+export function findCompanyById(
+  manager: EntityManager,
+  id: number,
+  readAhead?: CompanyReadAhead,
+): Promise<Company | null> {
+  return findOneCompany(manager, 'c.id = $1', [id], readAhead);
 }
 
 /** Tickers match in any case. */
-export function findCompanyByTicker(manager: EntityManager, ticker: string): Promise<Company | null> {
-  return findOneCompany(manager, 'upper(c.ticker) = upper($1)', [ticker]);
-}
-
-/**
- * The company an SEC filing belongs to: the one with its CIK, else the one with its ticker (any case). A CIK match
- * wins over a ticker match, and companies without a CIK (demo data) never count as one.
- */
-export async function findCompanyByCikOrTicker(manager: EntityManager, cik: number | null, ticker: string | null): Promise<CompanyRef | null> {
-  const [company]: CompanyRef[] = await manager.query(
-    'SELECT id, ticker FROM companies WHERE cik = $1 OR upper(ticker) = upper($2) ORDER BY (cik = $1) DESC NULLS LAST, id LIMIT 1',
-    [cik, ticker],
-  );
-  return company ?? null;
+export function findCompanyByTicker(
+  manager: EntityManager,
+  ticker: string,
+  readAhead?: CompanyReadAhead,
+): Promise<Company | null> {
+  return findOneCompany(manager, 'upper(c.ticker) = upper($1)', [ticker], readAhead);
 }
 
 /** Every company by id, ticker and name: the directory that question understanding matches names against. */
-export function findCompanyDirectory(manager: EntityManager): Promise<Array<{ id: number; ticker: string; name: string }>> {
+export function findCompanyDirectory(
+  manager: EntityManager,
+): Promise<Array<{ id: number; ticker: string; name: string }>> {
   return manager.query('SELECT id, ticker, name FROM companies ORDER BY id');
 }
 
@@ -161,8 +166,17 @@ export function countCompanies(manager: EntityManager): Promise<number> {
 }
 
 /** Inserts companies; returns their ids and tickers. */
-export async function insertCompanies(manager: EntityManager, companies: Array<Partial<Company>>): Promise<CompanyRef[]> {
-  const inserted = await manager.createQueryBuilder().insert().into(Company).values(companies).returning(['id', 'ticker']).execute();
+export async function insertCompanies(
+  manager: EntityManager,
+  companies: Array<Partial<Company>>,
+): Promise<CompanyRef[]> {
+  const inserted = await manager
+    .createQueryBuilder()
+    .insert()
+    .into(Company)
+    .values(companies)
+    .returning(['id', 'ticker'])
+    .execute();
   return inserted.raw as CompanyRef[];
 }
 
@@ -170,19 +184,88 @@ export async function insertCompanies(manager: EntityManager, companies: Array<P
 export async function insertImportedCompany(manager: EntityManager, company: ImportedCompanyRow): Promise<number> {
   const [{ id }]: Array<{ id: number }> = await manager.query(
     `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end, cik, country) VALUES ($1, $2, $3, $6, $4, $5, $7) RETURNING id`,
-    [company.name, company.ticker, company.sector, company.fiscalYearEnd, company.cik, company.currency, company.country],
+    [
+      company.name,
+      company.ticker,
+      company.sector,
+      company.fiscalYearEnd,
+      company.cik,
+      company.currency,
+      company.country,
+    ],
   );
   return id;
 }
 
 /** Updates what an SEC import says of a company it already stored (the sector is kept: it may have been set by hand). */
-export async function updateImportedCompany(manager: EntityManager, id: number, company: Omit<ImportedCompanyRow, 'sector' | 'country'>): Promise<void> {
-  await manager.query('UPDATE companies SET name = $2, ticker = $3, cik = $4, fiscal_year_end = $5, currency = $6 WHERE id = $1', [
-    id, company.name, company.ticker, company.cik, company.fiscalYearEnd, company.currency,
-  ]);
+export async function updateImportedCompany(
+  manager: EntityManager,
+  id: number,
+  company: Omit<ImportedCompanyRow, 'sector' | 'country'>,
+): Promise<void> {
+  await manager.query(
+    'UPDATE companies SET name = $2, ticker = $3, cik = $4, fiscal_year_end = $5, currency = $6 WHERE id = $1',
+    [id, company.name, company.ticker, company.cik, company.fiscalYearEnd, company.currency],
+  );
+}
+
+/** What a filer's SEC submissions say of it: its sector (written only over Unclassified), exchange and former names. */
+export async function updateFilerProfile(
+  manager: EntityManager,
+  id: number,
+  profile: { sector: string; exchange: string | null; formerNames: string[] },
+  unclassified: string,
+): Promise<void> {
+  await manager.query(
+    `UPDATE companies SET sector = CASE WHEN sector = $5 THEN $2 ELSE sector END, exchange = COALESCE($3, exchange), former_names = $4::jsonb WHERE id = $1`,
+    [id, profile.sector, profile.exchange, JSON.stringify(profile.formerNames), unclassified],
+  );
 }
 
 /** Removes every company and, by cascade, everything that belongs to one; ids start again at 1. */
 export async function deleteAllCompanies(manager: EntityManager): Promise<void> {
   await manager.query('TRUNCATE companies RESTART IDENTITY CASCADE');
+}
+
+/** The profile fields the API writes, by entity property. */
+export type CompanyProfileFields = Pick<
+  Company,
+  'name' | 'ticker' | 'sector' | 'cik' | 'currency' | 'fiscalYearEnd' | 'description'
+>;
+
+/** Companies other than `exceptId` that hold this ticker (any case) or this CIK: what a write must not take from them. */
+export function findTickerOrCikHolders(
+  manager: EntityManager,
+  ticker: string | null,
+  cik: number | null,
+  exceptId: number | null,
+): Promise<Array<{ id: number; name: string; ticker: string; cik: number | null }>> {
+  return manager.query(
+    'SELECT id, name, ticker, cik FROM companies WHERE (upper(ticker) = upper($1) OR cik = $2) AND ($3::int IS NULL OR id <> $3) ORDER BY id',
+    [ticker, cik, exceptId],
+  );
+}
+
+/** The spelling a sector is stored with when some company has it in any case, else null. */
+export async function findSectorSpelling(manager: EntityManager, sector: string): Promise<string | null> {
+  const [row]: Array<{ sector: string }> = await manager.query(
+    'SELECT sector FROM companies WHERE lower(sector) = lower($1) ORDER BY sector LIMIT 1',
+    [sector],
+  );
+  return row?.sector ?? null;
+}
+
+/** Inserts a company; returns its id. */
+export async function insertCompanyProfile(manager: EntityManager, fields: CompanyProfileFields): Promise<number> {
+  const inserted = await manager.createQueryBuilder().insert().into(Company).values(fields).returning(['id']).execute();
+  return (inserted.raw as Array<{ id: number }>)[0].id;
+}
+
+/** Changes the given fields of a company. */
+export async function updateCompanyProfile(
+  manager: EntityManager,
+  id: number,
+  fields: Partial<CompanyProfileFields>,
+): Promise<void> {
+  await manager.createQueryBuilder().update(Company).set(fields).where('id = :id', { id }).execute();
 }

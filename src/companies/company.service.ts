@@ -2,7 +2,14 @@ import type { DataSource } from 'typeorm';
 import { CAPS } from '../operations/catalog';
 import { badUserInput } from '../shared/errors';
 import type { Company } from './company.entity';
-import { findCompanyById, findCompanyByTicker, findCompanyPage, findSectors, type CompanyPageReading } from './company.repository';
+import {
+  findCompanyById,
+  findCompanyByTicker,
+  findCompanyPage,
+  findSectors,
+  type CompanyPageReading,
+  type CompanyReadAhead,
+} from './company.repository';
 import type { CompanyPage } from './company.types';
 
 export const { defaultPageSize: DEFAULT_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE, maxOffset: MAX_OFFSET } = CAPS.companies;
@@ -29,7 +36,8 @@ function textFilter(name: string, value: string | null | undefined, maxLength: n
   const trimmed = value?.trim();
   if (!trimmed) return null;
   if (trimmed.includes('\u0000')) throw badUserInput(`${name} must not contain NUL characters`, { field: name });
-  if (trimmed.length > maxLength) throw badUserInput(`${name} must be at most ${maxLength} characters`, { field: name });
+  if (trimmed.length > maxLength)
+    throw badUserInput(`${name} must be at most ${maxLength} characters`, { field: name });
   return trimmed;
 }
 
@@ -38,7 +46,11 @@ function textFilter(name: string, value: string | null | undefined, maxLength: n
  * case); with `q`, the companies whose name or ticker match it, best match first. The total that match is counted
  * unless `reading.withTotal` is false; see CompanyPageReading for the rest.
  */
-export async function listCompanies(dataSource: DataSource, filter: CompanyFilter, reading: CompanyPageReading = {}): Promise<CompanyPage> {
+export async function listCompanies(
+  dataSource: DataSource,
+  filter: CompanyFilter,
+  reading: CompanyPageReading = {},
+): Promise<CompanyPage> {
   const withTotal = reading.withTotal ?? true;
   const limit = filter.limit ?? DEFAULT_PAGE_SIZE;
   const offset = filter.offset ?? 0;
@@ -47,7 +59,11 @@ export async function listCompanies(dataSource: DataSource, filter: CompanyFilte
   const sector = textFilter('sector', filter.sector, 64);
   const ticker = textFilter('ticker', filter.ticker, 16);
   const q = textFilter('q', filter.q, 100);
-  const [items, total] = await findCompanyPage(dataSource.manager, { sector, ticker, q, limit, offset }, { ...reading, withTotal });
+  const [items, total] = await findCompanyPage(
+    dataSource.manager,
+    { sector, ticker, q, limit, offset },
+    { ...reading, withTotal },
+  );
   // Without withTotal the caller promised not to read the total (GraphQL, when the selection leaves it out).
   return { items, total: total ?? Number.NaN, limit, offset };
 }
@@ -57,12 +73,20 @@ export function listSectors(dataSource: DataSource): Promise<string[]> {
   return findSectors(dataSource.manager);
 }
 
-/** Finds a company by exactly one of id or ticker (ticker in any case); null when there is none. */
-export async function findCompany(dataSource: DataSource, id?: number | null, ticker?: string | null): Promise<Company | null> {
+/**
+ * Finds a company by exactly one of id or ticker (ticker in any case); null when there is none. `readAhead` is read
+ * with it, in the same statement.
+ */
+export async function findCompany(
+  dataSource: DataSource,
+  id?: number | null,
+  ticker?: string | null,
+  readAhead?: CompanyReadAhead,
+): Promise<Company | null> {
   const hasId = id !== null && id !== undefined;
   const hasTicker = ticker !== null && ticker !== undefined;
   if (hasId === hasTicker) throw badUserInput('company needs exactly one of id or ticker');
   if (ticker?.includes('\u0000')) throw badUserInput('ticker must not contain NUL characters');
-  if (hasId) return findCompanyById(dataSource.manager, id as number);
-  return findCompanyByTicker(dataSource.manager, (ticker as string).trim());
+  if (hasId) return findCompanyById(dataSource.manager, id as number, readAhead);
+  return findCompanyByTicker(dataSource.manager, (ticker as string).trim(), readAhead);
 }

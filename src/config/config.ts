@@ -1,6 +1,7 @@
 import path from 'node:path';
 import proxyaddr from 'proxy-addr';
-import { isWellFormedKey } from '../auth/key-format';
+import { isWellFormedKey } from '../shared/key-format';
+import type { LogLevel } from '../shared/logger';
 
 /** Every setting the service reads from the environment, validated once at start-up. */
 export interface AppConfig {
@@ -49,6 +50,8 @@ export interface AppConfig {
   jwtSecret: string | null;
   /** An admin key (of the fis_live_ shape) stored at start-up when the database does not hold it yet. */
   adminApiKey: string | null;
+  /** The web front end's key (WEB_API_KEY): stored at start-up as a viewer key that forwards its visitors. */
+  webApiKey: string | null;
   /** Bearer token GET /metrics requires; open when not set. */
   metricsToken: string | null;
   /** Serve /metrics on this port only (not on the API port); null keeps it on the API port. */
@@ -66,19 +69,26 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   graphqlIntrospection: boolean;
   // The shape of GraphQLLimits (described in src/limits/graphql-limits.ts), spelled out: importing it would close an import circle (limits → catalog → rate limiter → logger → config).
-  graphqlLimits: { maxDepth: number; maxFields: number; maxAliases: number; maxCost: number; maxDocumentBytes: number; maxTokens: number; maxDirectives: number };
+  graphqlLimits: {
+    maxDepth: number;
+    maxFields: number;
+    maxAliases: number;
+    maxCost: number;
+    maxDocumentBytes: number;
+    maxTokens: number;
+    maxDirectives: number;
+  };
   /** User-Agent the SEC requires of automated downloads ("Company name admin@example.com"). */
   secUserAgent: string | null;
 }
 
 export type TrustProxy = { hops: number } | { ranges: string[] } | null;
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const LOG_LEVELS: LogLevel[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
 export class ConfigError extends Error {}
 
-/** See the README's Configuration: what the embedded database's page cache costs in memory and buys in search latency. */
+/** PGlite's own default; docs/configuration.md (DB_SHARED_BUFFERS_MB) says what a larger cache costs and buys. */
 export const DEFAULT_SHARED_BUFFERS_MB = 128;
 
 type Env = Record<string, string | undefined>;
@@ -133,7 +143,9 @@ function readTrustProxy(env: Env): TrustProxy {
     if (ranges.some((entry) => entry === '')) throw new Error('an empty entry');
     proxyaddr.compile(ranges);
   } catch (error) {
-    throw new ConfigError(`TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR ranges, got "${raw}" (${(error as Error).message})`);
+    throw new ConfigError(
+      `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR ranges, got "${raw}" (${(error as Error).message})`,
+    );
   }
   return { ranges };
 }
@@ -156,14 +168,24 @@ export function loadConfig(env: Env = process.env): AppConfig {
   }
   const environment = (env.NODE_ENV?.trim() || 'development') === 'production' ? 'production' : 'development';
   const jwtSecret = env.JWT_SECRET?.trim() || null;
-  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32) throw new ConfigError('JWT_SECRET must be at least 32 bytes');
+  if (jwtSecret !== null && Buffer.byteLength(jwtSecret) < 32)
+    throw new ConfigError('JWT_SECRET must be at least 32 bytes');
   const databaseUrl = env.DATABASE_URL?.trim() || null;
   const adminApiKey = env.ADMIN_API_KEY?.trim() || null;
   if (adminApiKey !== null && !isWellFormedKey(adminApiKey)) {
-    throw new ConfigError('ADMIN_API_KEY must be a key of this service (fis_live_…, with its checksum): make one with `npm run keys -- generate`');
+    throw new ConfigError(
+      'ADMIN_API_KEY must be a key of this service (fis_live_…, with its checksum): make one with `npm run keys -- generate`',
+    );
+  }
+  const webApiKey = env.WEB_API_KEY?.trim() || null;
+  if (webApiKey !== null && !isWellFormedKey(webApiKey)) {
+    throw new ConfigError(
+      'WEB_API_KEY must be a key of this service (fis_live_…, with its checksum): make one with `npm run keys -- generate`',
+    );
   }
   const metricsToken = env.METRICS_TOKEN?.trim() || null;
-  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  if (metricsToken !== null && metricsToken.length < 16)
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// URL');
   }
@@ -194,6 +216,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicReads: readBool(env, 'PUBLIC_READS', true),
     jwtSecret,
     adminApiKey,
+    webApiKey,
     metricsToken,
     metricsPort: env.METRICS_PORT?.trim() ? readInt(env, 'METRICS_PORT', 0, 0, 65535) : null,
     jwtIssuer: env.JWT_ISSUER?.trim() || 'financial-insights-service',

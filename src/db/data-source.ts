@@ -3,14 +3,13 @@ import { Client, type ClientConfig } from 'pg';
 import { DataSource, DefaultNamingStrategy, type Logger as TypeOrmLogger, type QueryRunner } from 'typeorm';
 import { snakeCase } from '../shared/case';
 import type { Logger } from '../shared/logger';
-import { isConnectionError, noteConnectionFailure } from './database-unavailable';
-import { Company } from '../companies/company.entity';
-import { IncomeStatement } from '../statements/income-statement.entity';
-import { BalanceSheet } from '../statements/balance-sheet.entity';
-import { CashFlowStatement } from '../statements/cash-flow-statement.entity';
-import { Document } from '../search/document.entity';
+import { isConnectionError, noteConnectionFailure } from '../shared/database-unavailable';
 
-export const ENTITIES = [Company, IncomeStatement, BalanceSheet, CashFlowStatement, Document];
+/**
+ * Every entity of the service, found by file name: the database layer names no module above it, and a new entity is
+ * a `*.entity.ts` file, nothing here.
+ */
+const ENTITIES = [path.join(__dirname, '..', '**', '*.entity.js')];
 
 /** snake_case columns in the database, camelCase properties in code. */
 class SnakeNamingStrategy extends DefaultNamingStrategy {
@@ -42,7 +41,11 @@ class ServiceLogger implements TypeOrmLogger {
   logQueryError(error: string | Error, query: string, parameters?: unknown[]): void {
     // An outage fails every query alike; the database health logs it once, as a state change.
     if (isConnectionError(error)) return;
-    this.logger.error('sql failed', { error: error instanceof Error ? error.message : error, ...describeQuery(query), parameters });
+    this.logger.error('sql failed', {
+      error: error instanceof Error ? error.message : error,
+      ...describeQuery(query),
+      parameters,
+    });
   }
   logQuerySlow(time: number, query: string): void {
     this.logger.warn('slow sql', { ms: time, ...describeQuery(query) });
@@ -82,7 +85,12 @@ export interface DataSourceOptions {
 }
 
 /** The one database code path: TypeORM's postgres driver over `pg`, for the embedded server and any other alike. */
-export function createDataSource({ url, poolSize, logger, counter = new QueryCounter() }: DataSourceOptions): DataSource {
+export function createDataSource({
+  url,
+  poolSize,
+  logger,
+  counter = new QueryCounter(),
+}: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -97,7 +105,9 @@ export function createDataSource({ url, poolSize, logger, counter = new QueryCou
     extra: { application_name: 'financial-insights', Client: ListeningClient },
     // Each dropped idle connection is a pool error; the database health logs an outage once, as a state change.
     poolErrorHandler: (error: unknown) => {
-      logger.debug('idle database connection dropped', { error: error instanceof Error ? error.message : String(error) });
+      logger.debug('idle database connection dropped', {
+        error: error instanceof Error ? error.message : String(error),
+      });
       noteConnectionFailure();
     },
   });

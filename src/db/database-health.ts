@@ -1,5 +1,5 @@
 import type { Logger } from '../shared/logger';
-import { isPoolBusy, onConnectionFailure, serviceUnavailable } from './database-unavailable';
+import { isPoolBusy, onConnectionFailure, serviceUnavailable } from '../shared/database-unavailable';
 import type { AppError } from '../shared/app-error';
 
 /**

@@ -7,7 +7,7 @@ import { usePreparedStatements } from './prepared-statements.repository';
 import { createDataSource, QueryCounter } from './data-source';
 import { EmbeddedSupervisor } from './embedded-supervisor';
 import { DatabaseHealth } from './database-health';
-import { ensureVectorSchema } from '../search/vector-schema';
+import { ensureVectorSchema } from './vector-schema';
 
 export interface Database {
   dataSource: DataSource;
@@ -40,7 +40,9 @@ function lockDataDir(dataDir: string): () => void {
   } catch {
     const owner = Number(fs.readFileSync(lockFile, 'utf8'));
     if (owner && owner !== process.pid && isRunning(owner)) {
-      throw new Error(`the embedded database in ${dataDir} is in use by process ${owner}; stop it first or set DATABASE_URL`);
+      throw new Error(
+        `the embedded database in ${dataDir} is in use by process ${owner}; stop it first or set DATABASE_URL`,
+      );
     }
     fs.writeFileSync(lockFile, String(process.pid));
   }
@@ -84,9 +86,14 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
     await dataSource.initialize();
     if (config.dbPreparedStatements) {
       const mode = await usePreparedStatements(dataSource, poolSize, (error) =>
-        logger.warn('named statements off: the names of a closed connection could not be dropped', { error: error instanceof Error ? error.message : String(error) }),
+        logger.warn('named statements off: the names of a closed connection could not be dropped', {
+          error: error instanceof Error ? error.message : String(error),
+        }),
       );
-      if (mode === 'off') logger.info('named statements off: DATABASE_URL is served by PGlite, whose connections share one session; set DB_POOL_SIZE=1 for them');
+      if (mode === 'off')
+        logger.info(
+          'named statements off: DATABASE_URL is served by PGlite, whose connections share one session; set DB_POOL_SIZE=1 for them',
+        );
     }
   } catch (error) {
     if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);

@@ -29,7 +29,12 @@ const STOP_TIMEOUT_MS = 15_000;
  * session, so callers must use a pool of exactly one connection (`maxConnections` > 1 is only for tools such as the
  * benchmark that take turns).
  */
-export async function startEmbeddedPostgres(dataDir: string, maxConnections = 1, port = 0, settings: EmbeddedSettings = {}): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  maxConnections = 1,
+  port = 0,
+  settings: EmbeddedSettings = {},
+): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true });
   const child = fork(path.join(__dirname, 'pglite-server.js'), [], {
     env: {
@@ -57,7 +62,11 @@ export async function startEmbeddedPostgres(dataDir: string, maxConnections = 1,
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`embedded PostgreSQL exited during start-up with code ${code} (is ${dataDir} in use by another process?)`));
+      reject(
+        new Error(
+          `embedded PostgreSQL exited during start-up with code ${code} (is ${dataDir} in use by another process?)`,
+        ),
+      );
     });
   });
 

@@ -27,8 +27,19 @@ export class EmbeddedSupervisor {
     private readonly settings: EmbeddedSettings,
   ) {}
 
-  static async start(dataDir: string, logger: Logger, restartAttempts: number, settings: EmbeddedSettings = {}): Promise<EmbeddedSupervisor> {
-    return new EmbeddedSupervisor(dataDir, await startEmbeddedPostgres(dataDir, 1, 0, settings), logger, restartAttempts, settings);
+  static async start(
+    dataDir: string,
+    logger: Logger,
+    restartAttempts: number,
+    settings: EmbeddedSettings = {},
+  ): Promise<EmbeddedSupervisor> {
+    return new EmbeddedSupervisor(
+      dataDir,
+      await startEmbeddedPostgres(dataDir, 1, 0, settings),
+      logger,
+      restartAttempts,
+      settings,
+    );
   }
 
   /** The connection URL; it stays the same across restarts (same port). */

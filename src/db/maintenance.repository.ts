@@ -32,12 +32,20 @@ export async function tableStates(manager: EntityManager): Promise<TableState[]>
       ORDER BY c.relname`,
   );
   return rows.map((row) => ({
-    ...row, reltuples: Number(row.reltuples), modifiedSinceAnalyze: Number(row.modifiedSinceAnalyze), insertedSinceVacuum: Number(row.insertedSinceVacuum), dead: Number(row.dead),
+    ...row,
+    reltuples: Number(row.reltuples),
+    modifiedSinceAnalyze: Number(row.modifiedSinceAnalyze),
+    insertedSinceVacuum: Number(row.insertedSinceVacuum),
+    dead: Number(row.dead),
   }));
 }
 
 /** VACUUM (with ANALYZE unless `analyze` is false) or ANALYZE alone, of one table; outside any transaction. */
-export async function vacuumOrAnalyze(manager: EntityManager, table: string, { vacuum, analyze }: { vacuum: boolean; analyze: boolean }): Promise<void> {
+export async function vacuumOrAnalyze(
+  manager: EntityManager,
+  table: string,
+  { vacuum, analyze }: { vacuum: boolean; analyze: boolean },
+): Promise<void> {
   // Names come from the catalog, quoted as identifiers; VACUUM and ANALYZE take no bind parameters.
   const quoted = `"${table.replace(/"/g, '""')}"`;
   if (vacuum) await manager.query(`VACUUM${analyze ? ' (ANALYZE)' : ''} ${quoted}`);

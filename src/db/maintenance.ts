@@ -35,7 +35,7 @@ const PAGES_MOVED = 0.1;
  * Vacuumed but never analyzed. Every query of `chunk_embeddings` names one model, and a model that was not there when
  * the statistics were taken (the one a refit is writing) looks rare to the planner, which then reads the
  * (model, company) key instead of the primary key to find a chunk's vector: the refit's look-up of chunks still
- * without one took 16 s a statement at 100,000 chunks. Without column statistics the planner keeps to the keys.
+ * without one then scans a large corpus once per statement. Without column statistics the planner keeps to the keys.
  */
 const NOT_ANALYZED = new Set(['chunk_embeddings']);
 
@@ -46,7 +46,10 @@ export interface MaintenanceReport {
 }
 
 /** Which of the public schema's tables are due, and for what, by autovacuum's rules (see above). */
-export function dueMaintenance(tables: TableState[], vacuumAnyway: ReadonlySet<string> = new Set()): Array<{ name: string; vacuum: boolean }> {
+export function dueMaintenance(
+  tables: TableState[],
+  vacuumAnyway: ReadonlySet<string> = new Set(),
+): Array<{ name: string; vacuum: boolean }> {
   const due: Array<{ name: string; vacuum: boolean }> = [];
   for (const table of tables) {
     if (table.pages === 0 && table.relpages === 0) continue;
@@ -86,9 +89,13 @@ export async function maintainEmbeddedTables(
     const tableStarted = Date.now();
     await vacuumOrAnalyze(manager, table.name, { vacuum: table.vacuum, analyze: !NOT_ANALYZED.has(table.name) });
     (table.vacuum ? report.vacuumed : report.analyzed).push(table.name);
-    logger.debug(table.vacuum ? 'vacuumed and analyzed a table' : 'analyzed a table', { table: table.name, ms: Date.now() - tableStarted });
+    logger.debug(table.vacuum ? 'vacuumed and analyzed a table' : 'analyzed a table', {
+      table: table.name,
+      ms: Date.now() - tableStarted,
+    });
   }
   report.ms = Date.now() - started;
-  if (report.vacuumed.length + report.analyzed.length > 0) logger.info('maintained the embedded database', { ...report });
+  if (report.vacuumed.length + report.analyzed.length > 0)
+    logger.info('maintained the embedded database', { ...report });
   return report;
 }

@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   const sharedBuffersMb = Number(process.env.PGLITE_SHARED_BUFFERS_MB || '0');
 
   // PGlite's own start parameters (single user, no parallel workers…) stay; ours are added after them.
-  const startParams = sharedBuffersMb > 0 ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] : undefined;
+  const startParams =
+    sharedBuffersMb > 0 ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`] : undefined;
   const db = await PGlite.create(dataDir, { extensions: { vector }, startParams });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections });
   await server.start();

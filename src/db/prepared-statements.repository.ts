@@ -4,8 +4,7 @@ import type { Pool, PoolClient } from 'pg';
 
 /**
  * Named (prepared) statements for the hot reads: a named statement is planned once per session instead of on every
- * request. The nested page's statement took 1.16 ms of the server's CPU unnamed and 0.83 ms named on PostgreSQL 15,
- * and 0.73 → 0.36 ms for a page of 5 on PGlite (issue 18); PostGraphile prepares its statements the same way.
+ * request, and planning is a large share of a short read's server time (docs/benchmarks.md, named statements).
  *
  * PGlite gives every connection one shared session, while `pg` remembers per connection what it has prepared. So on
  * PGlite statements are named only through a pool of one connection (the embedded database's), under a prefix of
@@ -62,7 +61,11 @@ export type PreparedStatementsMode = 'server' | 'pglite' | 'off';
  * is not in the URL (PGlite may be behind `DATABASE_URL`, as in the benchmark), so the server is asked. Returns how
  * statements will be named: per connection on a server, per process on PGlite with one pooled connection, or not.
  */
-export async function usePreparedStatements(dataSource: DataSource, poolSize: number, onDropFailure: (error: unknown) => void): Promise<PreparedStatementsMode> {
+export async function usePreparedStatements(
+  dataSource: DataSource,
+  poolSize: number,
+  onDropFailure: (error: unknown) => void,
+): Promise<PreparedStatementsMode> {
   const [{ version }]: Array<{ version: string }> = await dataSource.query('SELECT version()');
   if (!version.includes('PGlite')) {
     namesBySource.set(dataSource, new StatementNames('fi_'));
@@ -87,12 +90,12 @@ export async function usePreparedStatements(dataSource: DataSource, poolSize: nu
 /**
  * A row count (LIMIT, OFFSET) written into a statement's text instead of passed as a parameter. PostgreSQL cannot
  * cost a plan whose LIMIT is a parameter, so it keeps planning a named statement with one afresh on every execution
- * (a custom plan), which is the planning a name is meant to save: the nested page of 5 took 554 µs a round trip on
- * PGlite with parameters, 335 µs with the counts in the text (PostGraphile writes its counts in too). Each distinct
+ * (a custom plan), which is the planning a name is meant to save. Each distinct
  * count is then its own text, which the naming bounds above keep in check.
  */
 export function sqlCount(count: number): string {
-  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`a row count must be a non-negative integer, got ${count}`);
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new Error(`a row count must be a non-negative integer, got ${count}`);
   return String(count);
 }
 

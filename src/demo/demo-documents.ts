@@ -15,7 +15,8 @@ export interface DemoDocument {
 /** What each sector's filings talk about; the risk paragraphs differ by sector so search has something to tell apart. */
 const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
   'Information Technology': {
-    business: 'Demand follows enterprise IT budgets and data-center build-outs; products are sold through distributors, cloud marketplaces and a direct enterprise sales force.',
+    business:
+      'Demand follows enterprise IT budgets and data-center build-outs; products are sold through distributors, cloud marketplaces and a direct enterprise sales force.',
     risks: [
       'We depend on a small number of contract foundries and component suppliers; capacity constraints or export controls on advanced chips could delay shipments.',
       'Rapid technological change could make our products obsolete if our research and development does not keep pace with competitors.',
@@ -23,7 +24,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   'Health Care': {
-    business: 'Revenue comes from prescription products, diagnostics and services reimbursed by public and private payers.',
+    business:
+      'Revenue comes from prescription products, diagnostics and services reimbursed by public and private payers.',
     risks: [
       'Clinical trials may fail to show efficacy or safety, and regulators such as the FDA may not approve our product candidates.',
       'Drug pricing reform and changes in reimbursement by government payers could reduce our net prices.',
@@ -31,7 +33,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   Financials: {
-    business: 'Income comes from fees on payments, asset management and lending, and from net interest on client balances.',
+    business:
+      'Income comes from fees on payments, asset management and lending, and from net interest on client balances.',
     risks: [
       'Changes in interest rates affect our net interest income and the value of our investment portfolio.',
       'Credit losses could rise if borrowers default during an economic downturn.',
@@ -39,7 +42,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   'Consumer Discretionary': {
-    business: 'Sales are seasonal, with the holiday quarter the largest, and depend on consumer confidence and discretionary spending.',
+    business:
+      'Sales are seasonal, with the holiday quarter the largest, and depend on consumer confidence and discretionary spending.',
     risks: [
       'A slowdown in consumer spending or higher unemployment would reduce demand for our products.',
       'Inventory markdowns could be required if fashion trends or holiday demand differ from our forecasts.',
@@ -47,7 +51,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   'Consumer Staples': {
-    business: 'Branded household and food products are sold to grocers, mass merchants and club stores, with steady demand through the cycle.',
+    business:
+      'Branded household and food products are sold to grocers, mass merchants and club stores, with steady demand through the cycle.',
     risks: [
       'Commodity cost inflation in packaging, grains and edible oils may not be fully offset by price increases.',
       'Retailer consolidation and private-label brands put pressure on our shelf space and pricing.',
@@ -55,7 +60,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   Energy: {
-    business: 'Earnings follow crude oil and natural gas prices; capital spending funds drilling, pipelines and refinery maintenance.',
+    business:
+      'Earnings follow crude oil and natural gas prices; capital spending funds drilling, pipelines and refinery maintenance.',
     risks: [
       'Volatile oil and natural gas prices directly affect our revenue and the value of our reserves.',
       'Climate regulation and carbon emission limits could raise compliance costs and reduce demand for fossil fuels.',
@@ -63,7 +69,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   Industrials: {
-    business: 'Products are sold under multi-year contracts with a large order backlog; aftermarket services provide recurring revenue.',
+    business:
+      'Products are sold under multi-year contracts with a large order backlog; aftermarket services provide recurring revenue.',
     risks: [
       'Supply chain disruptions for castings, electronics and steel could delay deliveries against our backlog.',
       'Fixed-price contracts expose us to cost overruns.',
@@ -71,7 +78,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   Materials: {
-    business: 'Output is sold to construction, packaging and automotive customers; energy and raw materials are the largest costs.',
+    business:
+      'Output is sold to construction, packaging and automotive customers; energy and raw materials are the largest costs.',
     risks: [
       'Prices of our commodities are cyclical and can fall sharply when global capacity exceeds demand.',
       'Energy costs for our smelters and kilns are a large share of production costs.',
@@ -79,7 +87,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   Utilities: {
-    business: 'Regulated electric and gas networks earn an allowed return on rate base; large capital programs modernize the grid.',
+    business:
+      'Regulated electric and gas networks earn an allowed return on rate base; large capital programs modernize the grid.',
     risks: [
       'Rate cases may not allow us to recover our capital investments and operating costs in customer rates.',
       'Severe weather, wildfires and storms can damage our grid and lead to liability claims.',
@@ -95,7 +104,8 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
     ],
   },
   'Real Estate': {
-    business: 'Rental income comes from long leases on warehouses, offices and data centers; occupancy and rent escalators drive growth.',
+    business:
+      'Rental income comes from long leases on warehouses, offices and data centers; occupancy and rent escalators drive growth.',
     risks: [
       'Tenant bankruptcies or lower occupancy would reduce rental income.',
       'Higher interest rates raise our cost of capital and can lower property valuations.',
@@ -104,7 +114,12 @@ const SECTOR_TEXT: Record<string, { business: string; risks: string[] }> = {
   },
 };
 
-const SCALES: Array<[number, string]> = [[1e12, 'trillion'], [1e9, 'billion'], [1e6, 'million'], [1e3, 'thousand']];
+const SCALES: Array<[number, string]> = [
+  [1e12, 'trillion'],
+  [1e9, 'billion'],
+  [1e6, 'million'],
+  [1e3, 'thousand'],
+];
 
 /** "USD 8.95 billion": amounts as a reader writes them, in the company's currency. */
 export function formatAmount(value: number, currency: string): string {
@@ -119,7 +134,9 @@ export function formatAmount(value: number, currency: string): string {
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 function latestFiscalYear(rows: Array<Row<IncomeStatement>>, ticker: string): number {
-  return Math.max(...rows.filter((row) => row.ticker === ticker && row.fiscalQuarter === null).map((row) => row.fiscalYear));
+  return Math.max(
+    ...rows.filter((row) => row.ticker === ticker && row.fiscalQuarter === null).map((row) => row.fiscalYear),
+  );
 }
 
 function find<T extends { ticker: string; period: string }>(rows: T[], ticker: string, period: string): T | undefined {
@@ -127,7 +144,15 @@ function find<T extends { ticker: string; period: string }>(rows: T[], ticker: s
 }
 
 /** Management's discussion of the newest fiscal year, written from the company's own figures. */
-function discussion(name: string, currency: string, year: number, income: Row<IncomeStatement>, prior: Row<IncomeStatement>, cash: Row<CashFlowStatement>, balance: Row<BalanceSheet>): string {
+function discussion(
+  name: string,
+  currency: string,
+  year: number,
+  income: Row<IncomeStatement>,
+  prior: Row<IncomeStatement>,
+  cash: Row<CashFlowStatement>,
+  balance: Row<BalanceSheet>,
+): string {
   const revenue = income.revenue as number;
   const growth = (revenue - (prior.revenue as number)) / Math.abs(prior.revenue as number);
   const grossMargin = (income.grossProfit as number) / revenue;
@@ -145,7 +170,9 @@ function discussion(name: string, currency: string, year: number, income: Row<In
       : `The net loss was ${formatAmount(-netIncome, currency)}, or ${currency} ${(-(income.epsDiluted as number)).toFixed(2)} per diluted share.`,
     `Liquidity and capital resources`,
     `Net cash provided by operating activities was ${formatAmount(cash.operatingCashFlow as number, currency)} and capital expenditures were ${formatAmount(-(cash.capitalExpenditure as number), currency)}, leaving free cash flow of ${formatAmount(cash.freeCashFlow as number, currency)}. ` +
-      (returned > 0 ? `We returned ${formatAmount(returned, currency)} to shareholders through dividends and share repurchases. ` : 'We did not return cash to shareholders during the year. ') +
+      (returned > 0
+        ? `We returned ${formatAmount(returned, currency)} to shareholders through dividends and share repurchases. `
+        : 'We did not return cash to shareholders during the year. ') +
       `At fiscal year end we held cash and cash equivalents of ${formatAmount(balance.cashAndEquivalents as number, currency)} and total debt of ${formatAmount(debt, currency)}.`,
   ].join('\n\n');
 }

@@ -1,10 +1,16 @@
 import type { EntityManager } from 'typeorm';
-import { countCompanies, deleteAllCompanies, findAllCompanyRefs, insertCompanies } from '../companies/company.repository';
+import {
+  countCompanies,
+  deleteAllCompanies,
+  findAllCompanyRefs,
+  insertCompanies,
+} from '../companies/company.repository';
 import { insertStatements } from '../statements/statement.repository';
 import { generateDemoData } from './demo-data';
 import { generateDemoDocuments } from './demo-documents';
 import { Document } from '../search/document.entity';
-import { ingestDocument, type SearchBackend } from '../search/ingestion.service';
+import { ingestDocument } from '../search/ingestion.service';
+import type { SearchBackend } from '../search/search-backend.types';
 
 export interface SeedReport {
   companies: number;

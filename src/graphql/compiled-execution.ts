@@ -20,8 +20,8 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /**
  * Queries executed by graphql-jit: it compiles an operation into one function that reads the result's fields
- * without graphql-js's per-field path, info and argument objects (about 1,400 fields for the nested page of 20,
- * issue 18). graphql-js stays the reference and keeps everything else:
+ * without graphql-js's per-field path, info and argument objects, which dominate the cost of a large nested page.
+ * graphql-js stays the reference and keeps everything else:
  * - variables are coerced by graphql-js first, so a bad variable gets graphql-js's own error and defaults apply
  *   exactly as it applies them (graphql-jit's own coercion leaves input-field defaults out); graphql-jit then sees
  *   values already coerced, so it runs only operations whose variable types coerce such a value to itself (the
@@ -44,10 +44,18 @@ export class CompiledExecution {
     const plan = this.planOf(args.document, args.operationName ?? undefined);
     if (typeof plan === 'string') return execute({ ...args, schema: this.schema });
     // graphql-js's own limit of variable errors in one answer.
-    const coerced = getVariableValues(this.schema, plan.operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 50 });
+    const coerced = getVariableValues(
+      this.schema,
+      plan.operation.variableDefinitions ?? [],
+      args.variableValues ?? {},
+      { maxErrors: 50 },
+    );
     if (coerced.errors) return { errors: coerced.errors };
-    const result = plan.compiled.query(args.rootValue, args.contextValue, coerced.coerced) as Promise<ExecutionResult> | ExecutionResult;
-    return isPromise(result) ? result.then((settled) => withGraphQLJsErrors(settled, args.document)) : withGraphQLJsErrors(result, args.document);
+    const result = plan.compiled.query(args.rootValue, args.contextValue, coerced.coerced) as
+      Promise<ExecutionResult> | ExecutionResult;
+    return isPromise(result)
+      ? result.then((settled) => withGraphQLJsErrors(settled, args.document))
+      : withGraphQLJsErrors(result, args.document);
   }
 
   private planOf(document: DocumentNode, operationName: string | undefined): Plan {
@@ -61,7 +69,9 @@ export class CompiledExecution {
     }
     if (plan !== 'seen once') return plan;
     const compiled = compileQuery(this.schema, document, operationName);
-    const next: Plan = isCompiledQuery(compiled) ? { compiled, operation: getOperationAST(document, operationName) as OperationDefinitionNode } : 'interpreted';
+    const next: Plan = isCompiledQuery(compiled)
+      ? { compiled, operation: getOperationAST(document, operationName) as OperationDefinitionNode }
+      : 'interpreted';
     byOperation.set(operationName, next);
     return next;
   }
@@ -98,7 +108,8 @@ function withGraphQLJsErrors(result: ExecutionResult, document: DocumentNode): E
         path: error.path,
         // graphql-js carries its own refusal of an argument value as a GraphQLError in originalError, which marks it
         // as the caller's doing (see errors.ts); graphql-jit gives none, so it is made the same way here.
-        originalError: error.originalError ?? (ARGUMENT_REFUSAL.test(error.message) ? new GraphQLError(error.message) : undefined),
+        originalError:
+          error.originalError ?? (ARGUMENT_REFUSAL.test(error.message) ? new GraphQLError(error.message) : undefined),
       }),
   );
   return { ...result, errors };

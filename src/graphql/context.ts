@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { createStatementLoaders, type StatementLoaders } from '../statements/statement.loaders';
-import type { SearchBackend } from '../search/ingestion.service';
+import type { SearchBackend } from '../search/search-backend.types';
 import type { AiService } from '../ai/ai.service';
 import { ANONYMOUS, type Principal } from '../auth/roles';
 

@@ -54,7 +54,8 @@ const PAGE = `<!doctype html>
 `;
 
 const SECURITY_HEADERS = {
-  'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
 };
 
@@ -71,10 +72,17 @@ export function sendGraphiQLPage(res: ServerResponse): void {
 const files = new Map<string, Buffer>();
 
 export async function serveGraphiQLAsset(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use GET`, undefined, { allow: 'GET' });
+  if (req.method !== 'GET' && req.method !== 'HEAD')
+    throw new AppError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed here; use GET`, undefined, {
+      allow: 'GET',
+    });
   const name = url.pathname.slice(GRAPHIQL_ASSETS.length);
   if (name === 'init.js') {
-    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS });
+    res.writeHead(200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'no-cache',
+      ...SECURITY_HEADERS,
+    });
     res.end(INIT);
     return;
   }
@@ -83,9 +91,15 @@ export async function serveGraphiQLAsset(req: IncomingMessage, res: ServerRespon
   let body = files.get(name);
   if (!body) {
     // The browser bundles are files of the packages, not exported modules: find them next to package.json.
-    body = await fs.promises.readFile(path.join(path.dirname(require.resolve(`${asset.pkg}/package.json`)), asset.file));
+    body = await fs.promises.readFile(
+      path.join(path.dirname(require.resolve(`${asset.pkg}/package.json`)), asset.file),
+    );
     files.set(name, body);
   }
-  res.writeHead(200, { 'content-type': `${asset.type}; charset=utf-8`, 'cache-control': 'public, max-age=86400', ...SECURITY_HEADERS });
+  res.writeHead(200, {
+    'content-type': `${asset.type}; charset=utf-8`,
+    'cache-control': 'public, max-age=86400',
+    ...SECURITY_HEADERS,
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -1,11 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer, HeaderMap, type ApolloServerOptionsWithGateway } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import { readJsonBody } from '../http/body';
 import { sendJson } from '../http/respond';
 import { AppError } from '../shared/errors';
-import { apolloErrorTranslation, httpStatusFromErrors } from './errors';
+import { apolloErrorTranslation, httpStatusFromErrors } from './graphql-errors';
 import type { Logger } from '../shared/logger';
 import { createRequestContext, type RequestContext, type Services } from './context';
 import { requestIdOf } from '../shared/request-context';
@@ -55,7 +58,11 @@ function operationOf(body: unknown, url: URL): { query?: unknown; variables?: un
   } catch {
     parsed = undefined;
   }
-  return { query: url.searchParams.get('query') ?? undefined, variables: parsed, operationName: url.searchParams.get('operationName') ?? undefined };
+  return {
+    query: url.searchParams.get('query') ?? undefined,
+    variables: parsed,
+    operationName: url.searchParams.get('operationName') ?? undefined,
+  };
 }
 
 export interface GraphQLHandler {
@@ -65,7 +72,12 @@ export interface GraphQLHandler {
 
 /** GraphQL-shaped failure for transport errors at /graphql (GraphQL clients read `errors`, not the REST envelope). */
 export function sendGraphQLTransportError(res: ServerResponse, error: AppError): void {
-  sendJson(res, error.status, { errors: [{ message: error.message, extensions: { code: error.code } }] }, error.headers);
+  sendJson(
+    res,
+    error.status,
+    { errors: [{ message: error.message, extensions: { code: error.code } }] },
+    error.headers,
+  );
 }
 
 /** Apollo Server behind our own node:http server: we read the body, Apollo executes, we write its answer. */
@@ -91,8 +103,13 @@ export async function createGraphQLHandler(
     // The same parser limits as admitOperation: Apollo parses the document again, and must not parse more.
     parseOptions: { maxTokens: options.limits.maxTokens },
     // The service sets no cache hints, yet Apollo's default cache-control plugin would wrap every field resolver
-    // to collect them: about a fifth of the CPU of a nested page (issue 18 profile).
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled(), httpStatusFromErrors, errors.plugin],
+    // to collect them, a cost on every field of every answer.
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      httpStatusFromErrors,
+      errors.plugin,
+    ],
     formatError: errors.formatError,
   });
   await apollo.start();
@@ -102,9 +119,14 @@ export async function createGraphQLHandler(
       // HEAD is a GET whose body Node leaves out of the response.
       const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
       if (method !== 'GET' && method !== 'POST') {
-        throw new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on /graphql; use GET, HEAD or POST`, undefined, {
-          allow: 'GET, HEAD, POST',
-        });
+        throw new AppError(
+          'METHOD_NOT_ALLOWED',
+          `Method ${method} is not allowed on /graphql; use GET, HEAD or POST`,
+          undefined,
+          {
+            allow: 'GET, HEAD, POST',
+          },
+        );
       }
       const headers = new HeaderMap();
       for (const [name, value] of Object.entries(req.headers)) {
@@ -117,12 +139,22 @@ export async function createGraphQLHandler(
       const principal = await guard.principal(req, res);
       const body = method === 'POST' ? await readJsonBody(req, options.maxBodyBytes) : undefined;
       const operation = operationOf(body, url);
-      const variables = operation.variables && typeof operation.variables === 'object' ? (operation.variables as Record<string, unknown>) : undefined;
+      const variables =
+        operation.variables && typeof operation.variables === 'object'
+          ? (operation.variables as Record<string, unknown>)
+          : undefined;
       await admitOperation(
         schema,
-        { query: operation.query, variables, operationName: typeof operation.operationName === 'string' ? operation.operationName : undefined },
+        {
+          query: operation.query,
+          variables,
+          operationName: typeof operation.operationName === 'string' ? operation.operationName : undefined,
+        },
         options.limits,
-        { charge: (limitClass) => guard.limit(req, res, limitClass), refund: (limitClass) => guard.refund(req, res, limitClass) },
+        {
+          charge: (limitClass) => guard.limit(req, res, limitClass),
+          refund: (limitClass) => guard.refund(req, res, limitClass),
+        },
       );
       const controller = new AbortController();
       res.once('close', () => {
@@ -130,7 +162,8 @@ export async function createGraphQLHandler(
       });
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method, headers, search: url.search, body },
-        context: async () => createRequestContext(services, { principal, signal: controller.signal, requestId: requestIdOf(req) }),
+        context: async () =>
+          createRequestContext(services, { principal, signal: controller.signal, requestId: requestIdOf(req) }),
       });
       // What the cache-control plugin answered when it was on: nothing the service returns may be cached.
       const responseHeaders: Record<string, string> = { 'cache-control': 'no-store' };

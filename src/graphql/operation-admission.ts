@@ -1,24 +1,36 @@
-import { GraphQLError, Kind, getOperationAST, parse, visit, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  getOperationAST,
+  parse,
+  visit,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
 import { AppError } from '../shared/errors';
-import type { Role } from '../auth/roles';
 import type { LimitClass } from '../limits/rate-limiter';
 import { checkOperationLimits, type GraphQLLimits } from '../limits/graphql-limits';
 import { dearestClass, operationSpec } from '../operations/catalog';
-import { ROLES } from '../auth/roles';
 
 /** Root field names of an operation, looking through inline fragments and fragment spreads; aliases counted apart. */
 export function rootFields(document: DocumentNode, operationName?: string | null): string[] {
   const operation = document.definitions.find(
-    (definition) => definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName),
+    (definition) =>
+      definition.kind === Kind.OPERATION_DEFINITION && (!operationName || definition.name?.value === operationName),
   );
   if (operation?.kind !== Kind.OPERATION_DEFINITION) return [];
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
+  );
   // Keyed by response name: GraphQL merges equal fields, and each fragment needs reading only once.
   const fields = new Map<string, string>();
   const visited = new Set<string>();
   const walk = (set: SelectionSetNode) => {
     for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) fields.set(selection.alias?.value ?? selection.name.value, selection.name.value);
+      if (selection.kind === Kind.FIELD)
+        fields.set(selection.alias?.value ?? selection.name.value, selection.name.value);
       else if (selection.kind === Kind.INLINE_FRAGMENT) walk(selection.selectionSet);
       else if (!visited.has(selection.name.value) && fragments.has(selection.name.value)) {
         visited.add(selection.name.value);
@@ -44,15 +56,12 @@ export function limitClassOf(document: DocumentNode, operationName?: string | nu
   const single = specs.filter(({ spec }) => spec.onePerRequest);
   if (single.length > 1) {
     const names = [...new Set(single.map(({ field }) => field))].join(', ');
-    throw new AppError('BAD_USER_INPUT', `Ask for one AI answer (${names}) per request; this one asks for ${single.length}`);
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `Ask for one AI answer (${names}) per request; this one asks for ${single.length}`,
+    );
   }
   return dearestClass(specs.map(({ spec }) => spec.rateClass));
-}
-
-/** The role an operation needs: the highest its root fields declare (REST routes run one stored operation each). */
-export function roleOf(document: DocumentNode): Role {
-  const roles = rootFields(document).map((field) => operationSpec(field)?.role ?? 'viewer');
-  return roles.reduce<Role>((highest, role) => (ROLES.indexOf(role) > ROLES.indexOf(highest) ? role : highest), 'viewer');
 }
 
 function countDirectives(document: DocumentNode): number {
@@ -74,13 +83,14 @@ export const PREPAID_ABOVE_CHARS = 8_192;
 
 /**
  * Short documents that parsed, by their text: front ends send the same few documents again and again, and the parse
- * was a measurable part of a request (issue 18). Bounded, oldest out first; losing it costs only a parse.
+ * is a visible part of a small request's CPU. Bounded, oldest out first; losing it costs only a parse.
  */
 const parsedDocuments = new Map<string, { document: DocumentNode; directives: number }>();
 const PARSED_DOCUMENTS_KEPT = 500;
 
 function rememberParsed(source: string, parsed: { document: DocumentNode; directives: number }): void {
-  if (parsedDocuments.size >= PARSED_DOCUMENTS_KEPT) parsedDocuments.delete(parsedDocuments.keys().next().value as string);
+  if (parsedDocuments.size >= PARSED_DOCUMENTS_KEPT)
+    parsedDocuments.delete(parsedDocuments.keys().next().value as string);
   parsedDocuments.set(source, parsed);
 }
 
@@ -111,7 +121,12 @@ export interface OperationRequest {
  * Returns the parsed document, or null when there is none or it does not parse (the engine reports that with its
  * own message; its parse is bounded by the same size cap).
  */
-export async function admitOperation(schema: GraphQLSchema, request: OperationRequest, limits: GraphQLLimits, budget: Budget): Promise<DocumentNode | null> {
+export async function admitOperation(
+  schema: GraphQLSchema,
+  request: OperationRequest,
+  limits: GraphQLLimits,
+  budget: Budget,
+): Promise<DocumentNode | null> {
   if (typeof request.query !== 'string') {
     await budget.charge('reads');
     return null;
@@ -139,7 +154,10 @@ export async function admitOperation(schema: GraphQLSchema, request: OperationRe
   }
   const { document, directives } = parsed;
   if (directives > limits.maxDirectives) {
-    throw new AppError('BAD_USER_INPUT', `The GraphQL document has ${directives} directives; the limit is ${limits.maxDirectives}`);
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `The GraphQL document has ${directives} directives; the limit is ${limits.maxDirectives}`,
+    );
   }
   const limitClass = limitClassOf(document, request.operationName);
   if (!prepaid) await budget.charge(limitClass);
@@ -156,9 +174,11 @@ export async function admitOperation(schema: GraphQLSchema, request: OperationRe
 function unresolvedOperation(document: DocumentNode, operationName: string | undefined): AppError {
   const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION).length;
   const message =
-    operationName !== undefined ? `Unknown operation named "${operationName}".`
-    : operations === 0 ? 'Must provide an operation.'
-    : 'Must provide operation name if query contains multiple operations.';
+    operationName !== undefined
+      ? `Unknown operation named "${operationName}".`
+      : operations === 0
+        ? 'Must provide an operation.'
+        : 'Must provide operation name if query contains multiple operations.';
   return new AppError('OPERATION_RESOLUTION_FAILURE', message);
 }
 

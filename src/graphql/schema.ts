@@ -7,8 +7,18 @@ import { RatioDefinitionResolver } from '../statements/ratio-definition.resolver
 import { SearchResolver } from '../search/search.resolver';
 import { DocumentResolver } from '../search/document.resolver';
 import { AiResolver } from '../ai/ai.resolver';
-import { BalanceSheetProvenanceResolver, CashFlowProvenanceResolver, IncomeStatementProvenanceResolver } from '../statements/provenance.resolver';
-import { BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver, IncomeStatementQualityResolver } from '../statements/data-quality.resolver';
+import {
+  BalanceSheetProvenanceResolver,
+  CashFlowProvenanceResolver,
+  IncomeStatementProvenanceResolver,
+} from '../statements/provenance.resolver';
+import {
+  BalanceSheetQualityResolver,
+  CashFlowQualityResolver,
+  IncomeStatementQualityResolver,
+} from '../statements/data-quality.resolver';
+import { CompanyQualityResolver } from '../companies/company-quality.resolver';
+import { ScreenerResolver } from '../companies/screener.resolver';
 import { authChecker } from '../auth/access';
 import { ApiKeyResolver } from '../auth/api-key.resolver';
 import { checkCatalogCoversSchema } from '../operations/catalog-schema';
@@ -34,9 +44,23 @@ const NO_TOPICS: PubSub = {
 export function buildAppSchema(): GraphQLSchema {
   if (built) return built;
   const schema = buildSchemaSync({
-    resolvers: [CompanyResolver, FinancialPeriodResolver, RatioDefinitionResolver, SearchResolver, DocumentResolver, AiResolver,
-      IncomeStatementProvenanceResolver, BalanceSheetProvenanceResolver, CashFlowProvenanceResolver,
-      IncomeStatementQualityResolver, BalanceSheetQualityResolver, CashFlowQualityResolver, CompanyQualityResolver, ApiKeyResolver],
+    resolvers: [
+      CompanyResolver,
+      FinancialPeriodResolver,
+      RatioDefinitionResolver,
+      SearchResolver,
+      DocumentResolver,
+      AiResolver,
+      IncomeStatementProvenanceResolver,
+      BalanceSheetProvenanceResolver,
+      CashFlowProvenanceResolver,
+      IncomeStatementQualityResolver,
+      BalanceSheetQualityResolver,
+      CashFlowQualityResolver,
+      CompanyQualityResolver,
+      ApiKeyResolver,
+      ScreenerResolver,
+    ],
     // Inputs are checked in the domain services, where REST and GraphQL share the same messages.
     validate: false,
     pubSub: NO_TOPICS,

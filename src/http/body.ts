@@ -36,7 +36,8 @@ export function nestingDepth(text: string): number {
   for (let i = 0; i < text.length; i += 1) {
     const char = text.charCodeAt(i);
     if (inString) {
-      if (char === 0x5c) i += 1; // a backslash escapes the next character
+      if (char === 0x5c)
+        i += 1; // a backslash escapes the next character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
@@ -49,7 +50,10 @@ export function nestingDepth(text: string): number {
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (contentType !== 'application/json' && !contentType.endsWith('+json')) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json, got "${contentType || 'none'}"`);
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type must be application/json, got "${contentType || 'none'}"`,
+    );
   }
   const raw = await readBody(req, maxBytes);
   if (raw.length === 0) throw new AppError('BAD_REQUEST', 'Request body is empty; a JSON document was expected');

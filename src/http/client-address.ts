@@ -19,7 +19,9 @@ export function canonicalAddress(address: string): string {
 }
 
 function malformed(address: string): AppError {
-  return new AppError('BAD_REQUEST', `X-Forwarded-For must list IP addresses; "${address.slice(0, 64)}" is not one`, { header: 'x-forwarded-for' });
+  return new AppError('BAD_REQUEST', `X-Forwarded-For must list IP addresses; "${address.slice(0, 64)}" is not one`, {
+    header: 'x-forwarded-for',
+  });
 }
 
 /**

@@ -7,13 +7,21 @@ import { stringify } from 'csv-stringify/sync';
  * for a formula (=, +, -, @ first) is prefixed with a quote mark.
  */
 export function toCsv(data: unknown): string {
-  const rows = (Array.isArray(data) ? data : [data]).filter((row): row is Record<string, unknown> => row !== null && typeof row === 'object');
+  const rows = (Array.isArray(data) ? data : [data]).filter(
+    (row): row is Record<string, unknown> => row !== null && typeof row === 'object',
+  );
   const columns: string[] = [];
   for (const row of rows) {
     for (const [key, value] of Object.entries(row)) if (!columns.includes(key) && isScalar(value)) columns.push(key);
   }
   if (columns.length === 0) return '';
-  return stringify(rows, { header: true, columns, record_delimiter: 'windows', escape_formulas: true, cast: { boolean: (value) => String(value) } });
+  return stringify(rows, {
+    header: true,
+    columns,
+    record_delimiter: 'windows',
+    escape_formulas: true,
+    cast: { boolean: (value) => String(value) },
+  });
 }
 
 function isScalar(value: unknown): boolean {

@@ -10,22 +10,34 @@ export class Metrics {
   private readonly routes = new WeakMap<ServerResponse, string>();
 
   readonly requests = new Counter({
-    name: 'fis_http_requests_total', help: 'HTTP requests by method, route and status', labelNames: ['method', 'route', 'status'] as const, registers: [this.registry],
+    name: 'fis_http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
   });
 
   readonly latency = new Histogram({
-    name: 'fis_http_request_duration_seconds', help: 'HTTP request latency by method and route', labelNames: ['method', 'route'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [this.registry],
+    name: 'fis_http_request_duration_seconds',
+    help: 'HTTP request latency by method and route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
   });
 
   readonly aiCalls = new Counter({
-    name: 'fis_ai_generations_total', help: 'AI answers by writer and outcome (ok, upstream_error, timeout, cancelled)', labelNames: ['writer', 'outcome'] as const, registers: [this.registry],
+    name: 'fis_ai_generations_total',
+    help: 'AI answers by writer and outcome (ok, upstream_error, timeout, cancelled)',
+    labelNames: ['writer', 'outcome'] as const,
+    registers: [this.registry],
   });
 
   constructor(pool: () => { total: number; idle: number; waiting: number } | null) {
     collectDefaultMetrics({ register: this.registry, prefix: 'fis_' });
     new Gauge({
-      name: 'fis_db_pool_connections', help: 'Database pool connections by state', labelNames: ['state'] as const, registers: [this.registry],
+      name: 'fis_db_pool_connections',
+      help: 'Database pool connections by state',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
       collect() {
         const figures = pool();
         if (!figures) return;

@@ -1,7 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { AppError, type ErrorBody } from '../shared/errors';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | string[]> = {},
+): void {
   const payload = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -16,7 +21,11 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 export function errorEnvelope(error: ErrorBody): { success: false; error: ErrorBody } {
   return {
     success: false,
-    error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details === undefined ? {} : { details: error.details }),
+    },
   };
 }
 

@@ -23,7 +23,7 @@ export interface Mount {
   alwaysOpen?: boolean;
 }
 
-/** How long a client has to send its request: the headers, and the whole request with its body (README, Limits). */
+/** How long a client has to send its request: the headers, and the whole request with its body (docs/api.md, Limits). */
 export const HEADERS_TIMEOUT_MS = 20_000;
 export const REQUEST_TIMEOUT_MS = 60_000;
 
@@ -57,7 +57,12 @@ function findMount(mounts: Mount[], pathname: string): Mount | undefined {
 export function createHttpServer(
   mounts: Mount[],
   logger: Logger,
-  { metrics, unavailable, shutdownDeadline = new AbortController(), timeouts = { headersMs: HEADERS_TIMEOUT_MS, requestMs: REQUEST_TIMEOUT_MS } }: HttpServerOptions = {},
+  {
+    metrics,
+    unavailable,
+    shutdownDeadline = new AbortController(),
+    timeouts = { headersMs: HEADERS_TIMEOUT_MS, requestMs: REQUEST_TIMEOUT_MS },
+  }: HttpServerOptions = {},
 ): HttpServer {
   let shuttingDown = false;
   // Responses in progress: at shutdown the ones not yet answered are told to close their connection.
@@ -66,23 +71,28 @@ export function createHttpServer(
   const handlers = new Set<Promise<void>>();
 
   // Node looks for expired requests on this interval (30 s by default): a timeout fires at most this much late.
-  const server = http.createServer({ connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs / 2) }, (req, res) => {
-    inFlight.add(res);
-    res.once('close', () => {
-      inFlight.delete(res);
-      // The response said `connection: close`, or began before the shutdown: either way the socket goes now.
-      if (shuttingDown) req.socket.end();
-    });
-    const handling = handle(req, res);
-    handlers.add(handling);
-    void handling.finally(() => handlers.delete(handling));
-  });
+  const server = http.createServer(
+    { connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs / 2) },
+    (req, res) => {
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        // The response said `connection: close`, or began before the shutdown: either way the socket goes now.
+        if (shuttingDown) req.socket.end();
+      });
+      const handling = handle(req, res);
+      handlers.add(handling);
+      void handling.finally(() => handlers.delete(handling));
+    },
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const sent = req.headers['x-request-id'];
     const requestId = typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : randomUUID();
     nameRequest(req, requestId);
-    return logger.level === 'debug' ? runInDebugScope(requestId, () => serve(req, res, requestId)) : serve(req, res, requestId);
+    return logger.level === 'debug'
+      ? runInDebugScope(requestId, () => serve(req, res, requestId))
+      : serve(req, res, requestId);
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
@@ -93,10 +103,17 @@ export function createHttpServer(
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics?.observe(req.method ?? 'GET', res, mount?.path ?? 'unmatched', seconds);
-      logger.info('request', { requestId, method: req.method, path: (req.url ?? '').split('?')[0].slice(0, 200), status: res.statusCode, ms: Math.round(seconds * 1000) });
+      logger.info('request', {
+        requestId,
+        method: req.method,
+        path: (req.url ?? '').split('?')[0].slice(0, 200),
+        status: res.statusCode,
+        ms: Math.round(seconds * 1000),
+      });
     });
     try {
-      if ((req.url ?? '').length > MAX_URL_LENGTH) throw new AppError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters`);
+      if ((req.url ?? '').length > MAX_URL_LENGTH)
+        throw new AppError('URI_TOO_LONG', `The URL is longer than ${MAX_URL_LENGTH} characters`);
       const url = parseUrl(req.url ?? '/');
       mount = findMount(mounts, url.pathname);
       if (!mount) throw new AppError('NOT_FOUND', `No route ${req.method} ${url.pathname}`);
@@ -130,7 +147,9 @@ export function createHttpServer(
     const body = JSON.stringify({ success: false, error: { code, message } });
     // A HEAD is answered without a body, even when its request line could not be parsed.
     const head = current?.req.method === 'HEAD' || error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? '' : body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${head ? '' : body}`,
+    );
   });
 
   return {
@@ -145,7 +164,9 @@ export function createHttpServer(
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<void>((resolve) => {
         timer = setTimeout(() => {
-          shutdownDeadline.abort(new AppError('SHUTTING_DOWN', 'The service is shutting down; retry on another instance or shortly'));
+          shutdownDeadline.abort(
+            new AppError('SHUTTING_DOWN', 'The service is shutting down; retry on another instance or shortly'),
+          );
           const farewell = setTimeout(() => {
             server.closeAllConnections();
             resolve();
@@ -177,7 +198,10 @@ function parseUrl(target: string): URL {
  * limit, so an over-long URL overflows it: when the refused bytes start a request line that runs past the URL limit
  * without ending, the URL is what is too long (414), otherwise the headers (431).
  */
-function clientErrorAnswer(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, timeouts: { headersMs: number; requestMs: number }): { status: number; code: string; message: string } {
+function clientErrorAnswer(
+  error: NodeJS.ErrnoException & { rawPacket?: Buffer },
+  timeouts: { headersMs: number; requestMs: number },
+): { status: number; code: string; message: string } {
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return {
       status: 408,

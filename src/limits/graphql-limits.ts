@@ -1,4 +1,11 @@
-import { Kind, type DocumentNode, type GraphQLCompositeType, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import {
+  Kind,
+  type DocumentNode,
+  type GraphQLCompositeType,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
 import { AppError } from '../shared/errors';
 import { operationSpec } from '../operations/catalog';
@@ -30,7 +37,8 @@ interface Shape {
  */
 function measure(document: DocumentNode): Shape {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  for (const definition of document.definitions)
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   const measured = new Map<string, Shape>();
   const ofSet = (set: SelectionSetNode, visiting: Set<string>): Shape => {
     const shape: Shape = { depth: 0, fields: 0, aliases: 0 };
@@ -74,19 +82,25 @@ const listEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
 };
 
 /** A root field that returns a page costs what the catalog says: its page size (or the default size) times its items. */
-const catalogEstimator = (schema: GraphQLSchema): ComplexityEstimator => ({ field, type, args, childComplexity }) => {
-  const roots: Array<GraphQLCompositeType | null | undefined> = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
-  if (!roots.includes(type)) return undefined;
-  const cost = operationSpec(field.name)?.cost;
-  if (!cost) return undefined;
-  const size = typeof args[cost.sizeArgument] === 'number' ? (args[cost.sizeArgument] as number) : cost.defaultSize;
-  return 1 + Math.max(1, size) * Math.max(1, childComplexity);
-};
+const catalogEstimator =
+  (schema: GraphQLSchema): ComplexityEstimator =>
+  ({ field, type, args, childComplexity }) => {
+    const roots: Array<GraphQLCompositeType | null | undefined> = [
+      schema.getQueryType(),
+      schema.getMutationType(),
+      schema.getSubscriptionType(),
+    ];
+    if (!roots.includes(type)) return undefined;
+    const cost = operationSpec(field.name)?.cost;
+    if (!cost) return undefined;
+    const size = typeof args[cost.sizeArgument] === 'number' ? (args[cost.sizeArgument] as number) : cost.defaultSize;
+    return 1 + Math.max(1, size) * Math.max(1, childComplexity);
+  };
 
 /**
  * Shape and cost of the documents checked lately, by document object and then by operation and variables: parsed
  * documents are kept per process (operation-admission), so a front end's repeated query is measured once, not walked
- * field by field on every request (a quarter of a millisecond of a nested page, issue 18). Null: the variables did not
+ * field by field on every request (the walk is a visible part of a small request's CPU). Null: the variables did not
  * fit the schema. Bounded per document; a document that leaves the parse cache takes its entries with it.
  */
 const measuredDocuments = new WeakMap<DocumentNode, { shape: Shape; costs: Map<string, number | null> }>();
@@ -94,7 +108,13 @@ const COSTS_KEPT_PER_DOCUMENT = 64;
 /** Variables longer than this (a document to ingest) are not worth keeping as a key: measured each time. */
 const MAX_COST_KEY_CHARS = 2_048;
 
-function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName: string | undefined, costs: Map<string, number | null>): number | null {
+function costOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  operationName: string | undefined,
+  costs: Map<string, number | null>,
+): number | null {
   const key = JSON.stringify([operationName ?? null, variables]);
   const known = costs.get(key);
   if (known !== undefined) return known;
@@ -102,7 +122,10 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record
   let cost: number | null;
   try {
     cost = getComplexity({
-      schema, query: document, variables, operationName,
+      schema,
+      query: document,
+      variables,
+      operationName,
       estimators: [catalogEstimator(schema), listEstimator, simpleEstimator({ defaultComplexity: 1 })],
     });
   } catch {
@@ -125,12 +148,19 @@ export function checkOperationLimits(
   let measured = measuredDocuments.get(document);
   if (!measured) measuredDocuments.set(document, (measured = { shape: measure(document), costs: new Map() }));
   const { shape } = measured;
-  if (shape.depth > limits.maxDepth) throw new AppError('BAD_USER_INPUT', `Query depth ${shape.depth} exceeds the limit of ${limits.maxDepth}`);
-  if (shape.aliases > limits.maxAliases) throw new AppError('BAD_USER_INPUT', `Query has ${shape.aliases} aliases; the limit is ${limits.maxAliases}`);
-  if (shape.fields > limits.maxFields) throw new AppError('BAD_USER_INPUT', `Query selects ${shape.fields} fields; the limit is ${limits.maxFields}`);
+  if (shape.depth > limits.maxDepth)
+    throw new AppError('BAD_USER_INPUT', `Query depth ${shape.depth} exceeds the limit of ${limits.maxDepth}`);
+  if (shape.aliases > limits.maxAliases)
+    throw new AppError('BAD_USER_INPUT', `Query has ${shape.aliases} aliases; the limit is ${limits.maxAliases}`);
+  if (shape.fields > limits.maxFields)
+    throw new AppError('BAD_USER_INPUT', `Query selects ${shape.fields} fields; the limit is ${limits.maxFields}`);
   // Only now, with the size known to be bounded, is the document walked field by field for its cost.
   const cost = costOf(schema, document, variables ?? {}, operationName, measured.costs);
   // Variables that do not fit the schema: execution reports that with its own clear error.
   if (cost === null) return;
-  if (cost > limits.maxCost) throw new AppError('BAD_USER_INPUT', `Query cost ${cost} exceeds the limit of ${limits.maxCost} (list fields cost their page size times their items)`);
+  if (cost > limits.maxCost)
+    throw new AppError(
+      'BAD_USER_INPUT',
+      `Query cost ${cost} exceeds the limit of ${limits.maxCost} (list fields cost their page size times their items)`,
+    );
 }

@@ -33,7 +33,11 @@ export class RedisRateStore implements RateStore {
   private degraded = false;
   private retryAt = 0;
 
-  constructor(url: string, private readonly logger: Logger, private readonly prefix = 'fis:ratelimit:') {
+  constructor(
+    url: string,
+    private readonly logger: Logger,
+    private readonly prefix = 'fis:ratelimit:',
+  ) {
     this.redis = new Redis(url, {
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,
@@ -70,7 +74,10 @@ export class RedisRateStore implements RateStore {
 
   async hit(key: string, windowSeconds: number) {
     const shared = await this.shared(async () => {
-      const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `${this.prefix}${key}`, windowSeconds)) as [number, number];
+      const [count, ttl] = (await this.redis.eval(HIT_SCRIPT, 1, `${this.prefix}${key}`, windowSeconds)) as [
+        number,
+        number,
+      ];
       return { count, resetSeconds: Math.max(1, ttl) };
     });
     return shared ?? this.memory.hit(key, windowSeconds);
@@ -110,9 +117,12 @@ export class RedisRateStore implements RateStore {
 
   private enterDegradedMode(error: Error, when = ''): void {
     this.degraded = true;
-    this.logger.warn(`Redis is unreachable${when ? ` ${when}` : ''}: rate limits are counted in this instance's memory until it answers again`, {
-      rateLimitStore: 'memory',
-      error: error.message,
-    });
+    this.logger.warn(
+      `Redis is unreachable${when ? ` ${when}` : ''}: rate limits are counted in this instance's memory until it answers again`,
+      {
+        rateLimitStore: 'memory',
+        error: error.message,
+      },
+    );
   }
 }

@@ -20,7 +20,9 @@ export function CatalogAuthorized(): MethodDecorator {
  */
 export function checkCatalogCoversSchema(schema: GraphQLSchema): void {
   const roots: Array<[OperationSpec['kind'], GraphQLObjectType | null | undefined]> = [
-    ['query', schema.getQueryType()], ['mutation', schema.getMutationType()], ['subscription', schema.getSubscriptionType()],
+    ['query', schema.getQueryType()],
+    ['mutation', schema.getMutationType()],
+    ['subscription', schema.getSubscriptionType()],
   ];
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -32,9 +34,13 @@ export function checkCatalogCoversSchema(schema: GraphQLSchema): void {
       else if (spec.kind !== kind) problems.push(`"${field}" is a ${kind} field but the catalog says ${spec.kind}`);
     }
   }
-  for (const name of OPERATION_NAMES) if (!seen.has(name)) problems.push(`catalog entry "${name}" matches no root field`);
+  for (const name of OPERATION_NAMES)
+    if (!seen.has(name)) problems.push(`catalog entry "${name}" matches no root field`);
   problems.push(...nestedFieldProblems(schema));
-  if (problems.length) throw new Error(`The operation catalog (src/operations/declarations.ts) does not match the schema: ${problems.join('; ')}`);
+  if (problems.length)
+    throw new Error(
+      `The operation catalog (src/operations/declarations.ts) does not match the schema: ${problems.join('; ')}`,
+    );
 }
 
 /**
@@ -50,8 +56,16 @@ function nestedFieldProblems(schema: GraphQLSchema): string[] {
       problems.push(`nested field "${declaration.name}" does not start with a declared root field`);
       continue;
     }
-    if (!hasRole(declaration.role, root.role)) problems.push(`nested field "${declaration.name}" needs ${declaration.role}, below ${root.role} of "${rootName}"`);
-    const rootType = root.kind === 'query' ? schema.getQueryType() : root.kind === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+    if (!hasRole(declaration.role, root.role))
+      problems.push(
+        `nested field "${declaration.name}" needs ${declaration.role}, below ${root.role} of "${rootName}"`,
+      );
+    const rootType =
+      root.kind === 'query'
+        ? schema.getQueryType()
+        : root.kind === 'mutation'
+          ? schema.getMutationType()
+          : schema.getSubscriptionType();
     let type = rootType?.getFields()[rootName]?.type;
     for (const field of path) {
       const named = type && getNamedType(type);

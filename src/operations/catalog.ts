@@ -4,6 +4,7 @@ import type { OperationDeclaration, OperationKind } from './declaration';
 export { CAPS } from './caps';
 export { dearestClass } from './rate-classes';
 export type { JsonSchema, ListCost, OperationDeclaration, OperationKind, RestDeclaration } from './declaration';
+export { takesBody } from './declaration';
 
 /**
  * Lookups over the declarations (src/operations/declarations.ts): the entry of a root field for the resolvers'
@@ -19,7 +20,9 @@ const ROOTS = DECLARATIONS.filter((declaration): declaration is OperationSpec =>
 
 export type OperationName = string;
 
-export const CATALOG: Readonly<Record<OperationName, OperationSpec>> = Object.fromEntries(ROOTS.map((spec) => [spec.name, spec]));
+export const CATALOG: Readonly<Record<OperationName, OperationSpec>> = Object.fromEntries(
+  ROOTS.map((spec) => [spec.name, spec]),
+);
 
 /** The root fields of the schema, as declared. */
 export const OPERATION_NAMES: readonly OperationName[] = ROOTS.map((spec) => spec.name);

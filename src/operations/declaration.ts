@@ -4,6 +4,11 @@ import type { LimitClass } from './rate-classes';
 /** A JSON Schema (2020-12), as REST validation and the OpenAPI document read it. */
 export type JsonSchema = { [keyword: string]: unknown };
 
+/** Whether a route of this method takes its input (but its path parameters) as a JSON body. */
+export function takesBody(method: RestDeclaration['method']): boolean {
+  return method === 'POST' || method === 'PATCH';
+}
+
 /**
  * `query`, `mutation` and `subscription` are root fields of the GraphQL schema; a `field` is a field nested under
  * one (`company.incomeStatement`) that REST serves as a route of its own.
@@ -20,7 +25,7 @@ export interface ListCost {
 
 /** A `/v1` route: the method and path, its input as one JSON Schema, and how the answer is read from the result. */
 export interface RestDeclaration {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** Path pattern; `:name` segments are parameters, declared in `input` like every other parameter. */
   path: string;
   /** Name of the stored GraphQL operation in `rest-facade/operations/<name>.graphql`. */
@@ -28,7 +33,7 @@ export interface RestDeclaration {
   /** One line for the OpenAPI document and the docs' route table. */
   summary: string;
   /**
-   * Path parameters, query parameters (GET, DELETE) or body fields (POST), by their REST names: one object schema.
+   * Path parameters, query parameters (GET, DELETE) or body fields (POST, PATCH), by their REST names: one object schema.
    * The stored operation's variables are read from it by name (`top_k` → `$topK`; a `$input` takes the body).
    */
   input?: JsonSchema & { properties: Record<string, JsonSchema> };

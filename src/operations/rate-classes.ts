@@ -5,6 +5,7 @@ export type LimitClass = (typeof LIMIT_CLASSES)[number];
 /** A request with several root fields pays the dearest budget among them. */
 export function dearestClass(classes: Iterable<LimitClass>): LimitClass {
   let dearest: LimitClass = 'reads';
-  for (const limitClass of classes) if (LIMIT_CLASSES.indexOf(limitClass) > LIMIT_CLASSES.indexOf(dearest)) dearest = limitClass;
+  for (const limitClass of classes)
+    if (LIMIT_CLASSES.indexOf(limitClass) > LIMIT_CLASSES.indexOf(dearest)) dearest = limitClass;
   return dearest;
 }

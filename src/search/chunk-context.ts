@@ -30,7 +30,8 @@ function periodWords(period: string | null): string {
   const year = /^FY(\d{4})$/.exec(period);
   if (year) return `${period} fiscal year ${year[1]}`;
   const quarter = /^Q([1-4])-(\d{4})$/.exec(period);
-  if (quarter) return `${period} ${['first', 'second', 'third', 'fourth'][Number(quarter[1]) - 1]} quarter ${quarter[2]}`;
+  if (quarter)
+    return `${period} ${['first', 'second', 'third', 'fourth'][Number(quarter[1]) - 1]} quarter ${quarter[2]}`;
   return period;
 }
 
@@ -41,7 +42,9 @@ export function contextLine(document: DocumentContext, section: string | null): 
     `${document.docType}${FORM_WORDS[document.docType] ? ` ${FORM_WORDS[document.docType]}` : ''}`,
     periodWords(document.period),
     section ?? '',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** The text that is indexed and embedded for a chunk: its context line, then its content. */
@@ -50,7 +53,8 @@ export function searchableText(context: string | null, content: string): string 
 }
 
 /** An SEC item heading on a line of its own: "Item 7. Management's Discussion and Analysis…", "PART II — ITEM 1A. RISK FACTORS". */
-const ITEM_HEADING = /^[ \t]*(?:PART[ \t]+[IV]+[ \t]*[-–—,.:]?[ \t]*)?ITEM[ \t]+(\d{1,2}[A-D]?)[ \t]*[.:\-–—]?[ \t]*([^\n]{0,150})$/gim;
+const ITEM_HEADING =
+  /^[ \t]*(?:PART[ \t]+[IV]+[ \t]*[-–—,.:]?[ \t]*)?ITEM[ \t]+(\d{1,2}[A-D]?)[ \t]*[.:\-–—]?[ \t]*([^\n]{0,150})$/gim;
 /** Several headings in one chunk are a table of contents, not the start of a section. */
 const TABLE_OF_CONTENTS_HEADINGS = 3;
 /** A heading in the first part of a chunk names the chunk's own section. */
@@ -59,10 +63,16 @@ const HEADING_LEADS_SHARE = 0.3;
 function headingsOf(text: string): Array<{ index: number; title: string }> {
   const headings: Array<{ index: number; title: string }> = [];
   for (const match of text.matchAll(ITEM_HEADING)) {
-    const name = match[2].replace(/\s+\d+$/, '').replace(/[.\s]+$/, '').trim();
+    const name = match[2]
+      .replace(/\s+\d+$/, '')
+      .replace(/[.\s]+$/, '')
+      .trim();
     // "Item 7 of this report discusses …" in running text is a reference, not a heading: headings are short lines.
     if (name.length > 100 || /^(of|in|to|and|or)\b/i.test(name)) continue;
-    headings.push({ index: match.index ?? 0, title: `Item ${match[1].toUpperCase()}${name ? `. ${capitalize(name)}` : ''}` });
+    headings.push({
+      index: match.index ?? 0,
+      title: `Item ${match[1].toUpperCase()}${name ? `. ${capitalize(name)}` : ''}`,
+    });
   }
   return headings;
 }

@@ -15,6 +15,10 @@ export interface ChunkOptions {
 
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { targetChars: 1200, maxChars: 2000, overlapChars: 200 };
 
+import { splitSentences } from '../documents/sentences';
+
+export { splitSentences };
+
 interface Unit {
   text: string;
   /** Units of one block (paragraph or table) are joined by a newline, blocks by a blank line. */
@@ -27,26 +31,6 @@ const TABLE_ROW = /\|.*\||\S {2,}\S.* {2,}\S|\t/;
 
 function isTable(lines: string[]): boolean {
   return lines.length >= 2 && lines.filter((line) => TABLE_ROW.test(line)).length >= Math.ceil(lines.length * 0.6);
-}
-
-// Abbreviations that end in a period without ending a sentence.
-const NOT_SENTENCE_END = /\b(?:Inc|Corp|Co|Ltd|No|Nos|vs|etc|e\.g|i\.e|U\.S|Mr|Ms|Dr|St|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$/i;
-
-/** Splits prose into sentences at ., ! or ? followed by space and a capital, digit or quote. */
-export function splitSentences(paragraph: string): string[] {
-  const text = paragraph.replace(/\s+/g, ' ').trim();
-  if (!text) return [];
-  const sentences: string[] = [];
-  let start = 0;
-  const boundary = /[.!?]["')\]]?\s+(?=["'(\[]?[A-Z0-9$])/g;
-  for (let match = boundary.exec(text); match; match = boundary.exec(text)) {
-    const end = match.index + match[0].trimEnd().length;
-    if (NOT_SENTENCE_END.test(text.slice(start, end))) continue;
-    sentences.push(text.slice(start, end));
-    start = match.index + match[0].length;
-  }
-  if (start < text.length) sentences.push(text.slice(start));
-  return sentences;
 }
 
 /** Cuts a too-long piece between words so no piece exceeds `maxChars`. */
@@ -68,11 +52,15 @@ function toUnits(text: string, maxChars: number): Unit[] {
   const blocks = text.replace(/\r\n?/g, '\n').split(/\n\s*\n/);
   const units: Unit[] = [];
   blocks.forEach((block, index) => {
-    const lines = block.split('\n').map((line) => line.trim()).filter(Boolean);
+    const lines = block
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
     if (lines.length === 0) return;
     if (isTable(lines)) {
       const header = lines[0];
-      for (const line of lines) for (const piece of splitLong(line, maxChars)) units.push({ text: piece, block: index, tableHeader: header });
+      for (const line of lines)
+        for (const piece of splitLong(line, maxChars)) units.push({ text: piece, block: index, tableHeader: header });
       return;
     }
     for (const sentence of splitSentences(lines.join(' '))) {
@@ -143,4 +131,21 @@ export function chunkText(text: string, options: ChunkOptions = DEFAULT_CHUNK_OP
       length = 0;
     }
   }
+}
+
+/** A chunk and the page it comes from. */
+export interface PageChunk {
+  content: string;
+  /** 1-based: the number of page breaks (form feeds) before it, plus one. */
+  page: number;
+}
+
+/**
+ * Chunks a text page by page (pages are separated by form feeds): no chunk spans two pages, so each keeps the one it
+ * comes from; an empty page gives no chunk but still counts. A text without page breaks is page 1.
+ */
+export function chunkPages(text: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS): PageChunk[] {
+  return text
+    .split('\f')
+    .flatMap((page, index) => chunkText(page, options).map((content) => ({ content, page: index + 1 })));
 }

@@ -6,22 +6,38 @@ import { giveWayToRequests } from '../db/give-way';
 import { maintainEmbeddedTables } from '../db/maintenance';
 import type { Logger } from '../shared/logger';
 import type { Embedder } from './embedder';
-import { DEFAULT_LSA_OPTIONS, LsaProjector, SAMPLE_SEPARATOR, type LsaModel, type LsaOptions, type SampleTexts } from './lsa';
+import {
+  DEFAULT_LSA_OPTIONS,
+  LsaProjector,
+  SAMPLE_SEPARATOR,
+  type LsaModel,
+  type LsaOptions,
+  type SampleTexts,
+} from './lsa';
 import { backfillEmbeddings, type EmbeddingModels } from './embedding-models';
-import { ensureModelIndex } from './vector-schema';
+import { ensureModelIndex } from '../db/vector-schema';
 import { countChunks, sampleChunkTexts } from './documents.repository';
 import {
-  activeModel, dropModel, loadModel, markReady, otherModels, recordCorpusChunks, releaseLease, renewLease, saveModel, takeLease,
+  activeModel,
+  dropModel,
+  loadModel,
+  markReady,
+  otherModels,
+  recordCorpusChunks,
+  releaseLease,
+  renewLease,
+  saveModel,
+  takeLease,
 } from './search-models.repository';
 
 export const LSA_MODEL_PREFIX = 'builtin-lsa-v1/';
 /** Refit once the corpus has grown (or shrunk) by this factor since the model in use was fitted. */
-const REFIT_FACTOR = 1.25;
+export const REFIT_FACTOR = 1.25;
 /** A fit reads at most this many chunks (an even sample of a larger corpus); fitting time grows with it. */
 const MAX_FIT_CHUNKS = 100_000;
 /**
- * Chunk texts read per statement when sampling for a fit: 500 are about 0.7 MB. (5,000 per statement, several
- * megabytes, held the embedded database's one connection for seconds while searches waited.)
+ * Chunk texts read per statement when sampling for a fit: small enough that no statement holds the embedded
+ * database's one connection long while searches wait.
  */
 const READ_BATCH = 500;
 /** How often an instance looks for a model another instance has switched to. */
@@ -40,7 +56,10 @@ export class LsaEmbedder implements Embedder {
   readonly dimensions: number;
   private readonly projector: LsaProjector;
 
-  constructor(readonly model: string, fitted: LsaModel) {
+  constructor(
+    readonly model: string,
+    fitted: LsaModel,
+  ) {
     this.dimensions = fitted.dimensions;
     this.projector = new LsaProjector(fitted);
   }
@@ -49,8 +68,8 @@ export class LsaEmbedder implements Embedder {
     const vectors: number[][] = [];
     let sliceStarted = performance.now();
     for (const text of texts) {
-      // A large document is thousands of chunks, and a loaded machine embeds 64 in a few hundred milliseconds: give
-      // other requests a turn every EMBED_SLICE_MS.
+      // A large document is thousands of chunks, long enough to embed that other requests would wait: give them a
+      // turn every EMBED_SLICE_MS.
       if (performance.now() - sliceStarted > EMBED_SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         sliceStarted = performance.now();
@@ -104,7 +123,10 @@ export class CorpusModel implements EmbeddingModels {
   constructor(
     private readonly database: Database,
     private readonly logger: Logger,
-    private readonly settings: { backgroundRefit: boolean; lsa: LsaOptions } = { backgroundRefit: true, lsa: DEFAULT_LSA_OPTIONS },
+    private readonly settings: { backgroundRefit: boolean; lsa: LsaOptions } = {
+      backgroundRefit: true,
+      lsa: DEFAULT_LSA_OPTIONS,
+    },
   ) {}
 
   private get dataSource() {
@@ -141,7 +163,8 @@ export class CorpusModel implements EmbeddingModels {
         this.documentsAdded();
       })
       .catch((error: unknown) => {
-        if (!(error instanceof Cancelled)) this.logger.error('refitting the search model failed', { error: (error as Error).message });
+        if (!(error instanceof Cancelled))
+          this.logger.error('refitting the search model failed', { error: (error as Error).message });
       });
   }
 
@@ -184,10 +207,13 @@ export class CorpusModel implements EmbeddingModels {
    */
   private retryAfterLease(): void {
     if (this.retry || this.closed || !this.settings.backgroundRefit) return;
-    this.retry = setTimeout(() => {
-      this.retry = null;
-      this.documentsAdded();
-    }, (REFIT_LEASE_SECONDS + 1) * 1000);
+    this.retry = setTimeout(
+      () => {
+        this.retry = null;
+        this.documentsAdded();
+      },
+      (REFIT_LEASE_SECONDS + 1) * 1000,
+    );
     this.retry.unref();
   }
 
@@ -221,10 +247,14 @@ export class CorpusModel implements EmbeddingModels {
   }
 
   /** The corpus size and the model in use when a refit is due (none yet, or the corpus changed by a quarter); else null. */
-  private async dueRefit(): Promise<{ chunks: number; active: { name: string; corpus_chunks: number } | undefined } | null> {
+  private async dueRefit(): Promise<{
+    chunks: number;
+    active: { name: string; corpus_chunks: number } | undefined;
+  } | null> {
     const chunks = await countChunks(this.dataSource.manager);
     const active = await activeModel(this.dataSource.manager, LSA_MODEL_PREFIX);
-    const changed = !active || chunks >= active.corpus_chunks * REFIT_FACTOR || chunks * REFIT_FACTOR <= active.corpus_chunks;
+    const changed =
+      !active || chunks >= active.corpus_chunks * REFIT_FACTOR || chunks * REFIT_FACTOR <= active.corpus_chunks;
     return chunks > 0 && changed ? { chunks, active } : null;
   }
 
@@ -240,7 +270,10 @@ export class CorpusModel implements EmbeddingModels {
     });
   }
 
-  private async refitNow(chunks: number, active: { name: string; corpus_chunks: number } | undefined): Promise<boolean> {
+  private async refitNow(
+    chunks: number,
+    active: { name: string; corpus_chunks: number } | undefined,
+  ): Promise<boolean> {
     const started = Date.now();
     const sample = await this.readSample(chunks);
     // The reading gives way to requests, so documents stored meanwhile are in the sample: count them in too, or the
@@ -269,7 +302,12 @@ export class CorpusModel implements EmbeddingModels {
     // database nothing else would reclaim that space or refresh the planner's statistics.
     await maintainEmbeddedTables(this.database, this.logger, { vacuum: dropped > 0 ? ['chunk_embeddings'] : [] });
     this.logger.info('fitted the built-in search model', {
-      model: name, chunks: sampledChunks, fittedOn: fitted.documents, terms: fitted.terms.length, rank: fitted.rank, seconds: (Date.now() - started) / 1000,
+      model: name,
+      chunks: sampledChunks,
+      fittedOn: fitted.documents,
+      terms: fitted.terms.length,
+      rank: fitted.rank,
+      seconds: (Date.now() - started) / 1000,
     });
     return true;
   }
@@ -277,8 +315,7 @@ export class CorpusModel implements EmbeddingModels {
   /**
    * Chunk texts to fit on: all of them, or an even sample of a large corpus, read in batches. Each batch is kept as
    * UTF-8 bytes (its texts joined by NUL, which PostgreSQL text cannot contain), not as strings: the bytes move to the
-   * fit's worker without a copy, where cloning 50,000 strings (70 MB) stalled the main thread for a quarter second,
-   * and the main thread's heap does not hold the sample while the fit runs.
+   * fit's worker without a copy, where cloning tens of thousands of strings would stall the main thread, and the main thread's heap does not hold the sample while the fit runs.
    */
   private async readSample(chunks: number): Promise<SampleTexts> {
     const step = Math.ceil(chunks / MAX_FIT_CHUNKS);
@@ -305,7 +342,9 @@ export class CorpusModel implements EmbeddingModels {
       this.worker = worker;
       worker.once('message', resolve);
       worker.once('error', reject);
-      worker.once('exit', (code) => reject(this.closed ? new Cancelled() : new Error(`the LSA fit worker stopped with code ${code}`)));
+      worker.once('exit', (code) =>
+        reject(this.closed ? new Cancelled() : new Error(`the LSA fit worker stopped with code ${code}`)),
+      );
     }).finally(() => {
       this.worker = null;
     });

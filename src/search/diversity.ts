@@ -12,7 +12,7 @@ export const MAX_CHUNKS_PER_DOCUMENT = 2;
 
 /**
  * Content words and years of a passage. (Counting every number too, so that tables alike but for their figures
- * differ, collapsed fewer copies and measured worse on FinanceBench: by company R@10 0.506 against 0.519.)
+ * differ, collapses fewer copies and ranks worse: docs/evaluation.md.)
  */
 export function termSet(text: string): Set<string> {
   return new Set(termsOf(text));
@@ -36,11 +36,16 @@ export interface Candidate<Id> {
  * The first `count` candidates in rank order, skipping near-duplicates of a passage already chosen and deferring a
  * document's chunks beyond `perDocument`; deferred chunks fill what is left when other documents run out.
  */
-export function diversify<Id>(ranked: Array<Candidate<Id>>, count: number, perDocument = MAX_CHUNKS_PER_DOCUMENT): Id[] {
+export function diversify<Id>(
+  ranked: Array<Candidate<Id>>,
+  count: number,
+  perDocument = MAX_CHUNKS_PER_DOCUMENT,
+): Id[] {
   const chosen: Array<{ id: Id; terms: Set<string> }> = [];
   const deferred: Array<{ id: Id; terms: Set<string> }> = [];
   const perDocumentCount = new Map<number, number>();
-  const isDuplicate = (terms: Set<string>) => chosen.some((kept) => jaccard(kept.terms, terms) >= NEAR_DUPLICATE_SIMILARITY);
+  const isDuplicate = (terms: Set<string>) =>
+    chosen.some((kept) => jaccard(kept.terms, terms) >= NEAR_DUPLICATE_SIMILARITY);
   for (const candidate of ranked) {
     if (chosen.length >= count) break;
     const terms = termSet(candidate.content);

@@ -23,5 +23,7 @@ export async function tickerOfDocument(dataSource: DataSource, document: Documen
 }
 
 export function passagesOfDocument(dataSource: DataSource, document: Document | DocumentToRead): Promise<Passage[]> {
-  return 'passages' in document ? Promise.resolve(document.passages) : documentPassages(dataSource.manager, document.id);
+  return 'passages' in document
+    ? Promise.resolve(document.passages)
+    : documentPassages(dataSource.manager, document.id);
 }

@@ -12,7 +12,9 @@ import { passagesOfDocument, readDocument, tickerOfDocument } from './document-r
 @Resolver(() => Document)
 export class DocumentResolver {
   @CatalogAuthorized()
-  @Query(() => Document, { description: 'One stored document with its passages in reading order; NOT_FOUND for an unknown id.' })
+  @Query(() => Document, {
+    description: 'One stored document with its passages in reading order; NOT_FOUND for an unknown id.',
+  })
   document(@Ctx() { dataSource }: RequestContext, @Arg('id', () => Int) id: number): Promise<Document> {
     return readDocument(dataSource, id);
   }

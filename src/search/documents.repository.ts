@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { countTerms, termImpact } from './bm25';
 import { searchableText } from './chunk-context';
 import { Document } from './document.entity';
+import type { Passage } from './document-reading.types';
 import { toVectorLiteral, type Embedder } from './embedder';
 import { encodeTermVector, MAX_TERM_FREQUENCY } from './term-vector';
 
@@ -20,6 +21,8 @@ const TERM_DICTIONARY_LOCK_KEY = 4_242_002;
 
 export interface NewChunk {
   content: string;
+  /** 1-based page of the document the chunk comes from. */
+  page: number;
   section: string | null;
   context: string;
 }
@@ -32,7 +35,11 @@ export interface StoredChunk {
 }
 
 /** The stored document with this text; one still being stored (`ingesting`) is not stored yet. */
-export function findDocumentByHash(manager: EntityManager, companyId: number, contentHash: string): Promise<Document | null> {
+export function findDocumentByHash(
+  manager: EntityManager,
+  companyId: number,
+  contentHash: string,
+): Promise<Document | null> {
   return manager
     .getRepository(Document)
     .createQueryBuilder('d')
@@ -46,9 +53,15 @@ export async function setIngesting(manager: EntityManager, documentId: number, i
 }
 
 /** Documents left half-stored by a failed or interrupted ingestion; only those with this text when it is given. */
-export async function unfinishedDocuments(manager: EntityManager, sameText?: { companyId: number; contentHash: string }): Promise<number[]> {
+export async function unfinishedDocuments(
+  manager: EntityManager,
+  sameText?: { companyId: number; contentHash: string },
+): Promise<number[]> {
   const rows: Array<{ id: number }> = sameText
-    ? await manager.query('SELECT id FROM documents WHERE ingesting AND company_id = $1 AND content_hash = $2', [sameText.companyId, sameText.contentHash])
+    ? await manager.query('SELECT id FROM documents WHERE ingesting AND company_id = $1 AND content_hash = $2', [
+        sameText.companyId,
+        sameText.contentHash,
+      ])
     : await manager.query('SELECT id FROM documents WHERE ingesting');
   return rows.map((row) => row.id);
 }
@@ -67,8 +80,14 @@ export async function deleteDocument(manager: EntityManager, documentId: number)
 }
 
 /** Name and ticker of a company, or null when there is none with that id. */
-export async function companyNaming(manager: EntityManager, companyId: number): Promise<{ name: string; ticker: string } | null> {
-  const [row]: Array<{ name: string; ticker: string }> = await manager.query('SELECT name, ticker FROM companies WHERE id = $1', [companyId]);
+export async function companyNaming(
+  manager: EntityManager,
+  companyId: number,
+): Promise<{ name: string; ticker: string } | null> {
+  const [row]: Array<{ name: string; ticker: string }> = await manager.query(
+    'SELECT name, ticker FROM companies WHERE id = $1',
+    [companyId],
+  );
   return row ?? null;
 }
 
@@ -78,19 +97,40 @@ export function insertDocument(manager: EntityManager, fields: Omit<Document, 'i
 }
 
 /** Stores chunks of a document in order, the first at `firstOrdinal`, and indexes them; returns their ids. */
-export async function insertChunks(manager: EntityManager, document: Document, chunks: NewChunk[], firstOrdinal = 0): Promise<number[]> {
+export async function insertChunks(
+  manager: EntityManager,
+  document: Document,
+  chunks: NewChunk[],
+  firstOrdinal = 0,
+): Promise<number[]> {
   const ids: number[] = [];
   for (let start = 0; start < chunks.length; start += CHUNKS_PER_INSERT) {
     const slice = chunks.slice(start, start + CHUNKS_PER_INSERT);
     const rows: Array<{ id: number }> = await manager.query(
-      `INSERT INTO document_chunks (document_id, company_id, ordinal, content, section, context)
-       SELECT $1, $2, ordinal, content, section, context FROM unnest($3::int[], $4::text[], $5::text[], $6::text[]) AS t(ordinal, content, section, context)
+      `INSERT INTO document_chunks (document_id, company_id, ordinal, content, page, section, context)
+       SELECT $1, $2, ordinal, content, page, section, context
+         FROM unnest($3::int[], $4::text[], $5::int[], $6::text[], $7::text[]) AS t(ordinal, content, page, section, context)
        ORDER BY ordinal RETURNING id`,
-      [document.id, document.companyId, slice.map((_, i) => firstOrdinal + start + i), slice.map((c) => c.content), slice.map((c) => c.section), slice.map((c) => c.context)],
+      [
+        document.id,
+        document.companyId,
+        slice.map((_, i) => firstOrdinal + start + i),
+        slice.map((c) => c.content),
+        slice.map((c) => c.page),
+        slice.map((c) => c.section),
+        slice.map((c) => c.context),
+      ],
     );
     ids.push(...rows.map((row) => row.id));
   }
-  await indexChunks(manager, ids.map((id, i) => ({ id, companyId: document.companyId, text: searchableText(chunks[i].context, chunks[i].content) })));
+  await indexChunks(
+    manager,
+    ids.map((id, i) => ({
+      id,
+      companyId: document.companyId,
+      text: searchableText(chunks[i].context, chunks[i].content),
+    })),
+  );
   return ids;
 }
 
@@ -104,11 +144,20 @@ export async function indexChunks(manager: EntityManager, chunks: StoredChunk[])
   if (chunks.length === 0) return;
   const counted = chunks.map((chunk) => ({ chunk, ...countTerms(chunk.text) }));
   const addedTerms = counted.reduce((sum, c) => sum + c.length, 0);
-  const [stats]: Array<{ chunks: string; total_terms: string }> = await manager.query('SELECT chunks, total_terms FROM search_corpus_stats WHERE id = 1');
+  const [stats]: Array<{ chunks: string; total_terms: string }> = await manager.query(
+    'SELECT chunks, total_terms FROM search_corpus_stats WHERE id = 1',
+  );
   const corpusChunks = Number(stats?.chunks ?? 0) + chunks.length;
   const averageLength = (Number(stats?.total_terms ?? 0) + addedTerms) / corpusChunks;
 
-  const postings = { term: [] as string[], chunk: [] as number[], company: [] as number[], frequency: [] as number[], length: [] as number[], impact: [] as number[] };
+  const postings = {
+    term: [] as string[],
+    chunk: [] as number[],
+    company: [] as number[],
+    frequency: [] as number[],
+    length: [] as number[],
+    impact: [] as number[],
+  };
   const chunksPerTerm = new Map<string, number>();
   const flush = async () => {
     if (postings.term.length === 0) return;
@@ -150,7 +199,10 @@ export async function indexChunks(manager: EntityManager, chunks: StoredChunk[])
   const added: Array<{ term: string; id: number }> =
     fresh.length === 0
       ? []
-      : await manager.query('INSERT INTO search_terms (term, chunks) SELECT * FROM unnest($1::text[], $2::int[]) RETURNING term, id', [fresh, counts(fresh)]);
+      : await manager.query(
+          'INSERT INTO search_terms (term, chunks) SELECT * FROM unnest($1::text[], $2::int[]) RETURNING term, id',
+          [fresh, counts(fresh)],
+        );
   const termIds = new Map([...known, ...added].map((row) => [row.term, row.id]));
   await manager.query(
     `INSERT INTO search_corpus_stats (id, chunks, total_terms) VALUES (1, $1, $2)
@@ -166,7 +218,13 @@ export async function indexChunks(manager: EntityManager, chunks: StoredChunk[])
     await manager.query(
       `INSERT INTO chunk_term_vectors (chunk_id, chunk_terms, terms)
        SELECT * FROM unnest($1::int[], $2::int[], $3::bytea[])`,
-      [batch.map((c) => c.chunk.id), batch.map((c) => c.length), batch.map((c) => encodeTermVector([...c.frequencies].map(([term, frequency]) => [termIds.get(term) as number, frequency])))],
+      [
+        batch.map((c) => c.chunk.id),
+        batch.map((c) => c.length),
+        batch.map((c) =>
+          encodeTermVector([...c.frequencies].map(([term, frequency]) => [termIds.get(term) as number, frequency])),
+        ),
+      ],
     );
   }
 }
@@ -189,11 +247,17 @@ export async function nextUnindexedDocument(manager: EntityManager): Promise<Uni
       WHERE d.id = (SELECT document_id FROM document_chunks WHERE term_count IS NULL LIMIT 1)`,
   );
   if (!document) return null;
-  const chunks: Array<{ id: number; content: string }> = await manager.query('SELECT id, content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [document.id]);
+  const chunks: Array<{ id: number; content: string }> = await manager.query(
+    'SELECT id, content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal',
+    [document.id],
+  );
   return { ...document, chunks };
 }
 
-export async function setChunkContexts(manager: EntityManager, chunks: Array<{ id: number; section: string | null; context: string }>): Promise<void> {
+export async function setChunkContexts(
+  manager: EntityManager,
+  chunks: Array<{ id: number; section: string | null; context: string }>,
+): Promise<void> {
   await manager.query(
     'UPDATE document_chunks c SET section = t.section, context = t.context FROM unnest($1::int[], $2::text[], $3::text[]) AS t(id, section, context) WHERE c.id = t.id',
     [chunks.map((c) => c.id), chunks.map((c) => c.section), chunks.map((c) => c.context)],
@@ -201,12 +265,19 @@ export async function setChunkContexts(manager: EntityManager, chunks: Array<{ i
 }
 
 export async function countChunks(manager: EntityManager): Promise<number> {
-  const [{ chunks }]: Array<{ chunks: number }> = await manager.query('SELECT count(*)::int AS chunks FROM document_chunks');
+  const [{ chunks }]: Array<{ chunks: number }> = await manager.query(
+    'SELECT count(*)::int AS chunks FROM document_chunks',
+  );
   return chunks;
 }
 
 /** Searchable texts of every `step`-th chunk after `after`, in id order (an even sample for fitting a model). */
-export async function sampleChunkTexts(manager: EntityManager, after: number, step: number, limit: number): Promise<Array<{ id: number; text: string }>> {
+export async function sampleChunkTexts(
+  manager: EntityManager,
+  after: number,
+  step: number,
+  limit: number,
+): Promise<Array<{ id: number; text: string }>> {
   const rows: Array<{ id: number; context: string | null; content: string }> = await manager.query(
     'SELECT id, context, content FROM document_chunks WHERE id > $1 AND id % $2 = 0 ORDER BY id LIMIT $3',
     [after, step, limit],
@@ -220,7 +291,13 @@ export async function sampleChunkTexts(manager: EntityManager, after: number, st
  * to the end of a 100,000-chunk table took over a second). The subquery's OFFSET 0 keeps it a lookup per chunk in
  * the primary key: as an anti-join, the planner scanned the whole primary key of chunk_embeddings instead.
  */
-export async function chunksWithoutVector(manager: EntityManager, model: string, limit: number, after: number, through: number): Promise<StoredChunk[]> {
+export async function chunksWithoutVector(
+  manager: EntityManager,
+  model: string,
+  limit: number,
+  after: number,
+  through: number,
+): Promise<StoredChunk[]> {
   const rows: Array<{ id: number; company_id: number; context: string | null; content: string }> = await manager.query(
     `SELECT c.id, c.company_id, c.context, c.content FROM document_chunks c
       WHERE c.id > $3 AND c.id <= $4 AND NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1 OFFSET 0)
@@ -232,7 +309,9 @@ export async function chunksWithoutVector(manager: EntityManager, model: string,
 
 /** The highest chunk id, 0 when there are none. */
 export async function lastChunkId(manager: EntityManager): Promise<number> {
-  const [{ last }]: Array<{ last: number }> = await manager.query('SELECT coalesce(max(id), 0)::int AS last FROM document_chunks');
+  const [{ last }]: Array<{ last: number }> = await manager.query(
+    'SELECT coalesce(max(id), 0)::int AS last FROM document_chunks',
+  );
   return last;
 }
 
@@ -250,7 +329,12 @@ export async function storeEmbeddings(
        SELECT chunk_id, $1, company_id, embedding::vector
          FROM unnest($2::int[], $3::int[], $4::text[]) AS t(chunk_id, company_id, embedding)
        ON CONFLICT DO NOTHING`,
-      [embedder.model, slice.map((c) => c.chunkId), slice.map((c) => c.companyId), vectors.slice(start, start + VECTORS_PER_INSERT).map(toVectorLiteral)],
+      [
+        embedder.model,
+        slice.map((c) => c.chunkId),
+        slice.map((c) => c.companyId),
+        vectors.slice(start, start + VECTORS_PER_INSERT).map(toVectorLiteral),
+      ],
     );
   }
 }
@@ -258,7 +342,7 @@ export async function storeEmbeddings(
 /** A document as the document viewer reads it: its row, its company's ticker and its passages. */
 export interface DocumentToRead extends Document {
   ticker: string;
-  passages: Array<{ chunkId: number; content: string }>;
+  passages: Passage[];
 }
 
 /** A document with its ticker and its chunks in reading order, in one query; null when there is none with that id. */
@@ -267,7 +351,7 @@ export async function findDocumentToRead(manager: EntityManager, id: number): Pr
     `SELECT d.id, d.company_id AS "companyId", d.title, d.doc_type AS "docType", d.period, d.published_at AS "publishedAt",
             d.source_url AS "sourceUrl", d.content_hash AS "contentHash", d.chunk_count AS "chunkCount", d.char_count AS "charCount",
             d.created_at AS "createdAt", co.ticker,
-            (SELECT coalesce(json_agg(json_build_object('chunkId', c.id, 'content', c.content) ORDER BY c.ordinal), '[]'::json)
+            (SELECT coalesce(json_agg(json_build_object('chunkId', c.id, 'page', c.page, 'content', c.content) ORDER BY c.ordinal), '[]'::json)
                FROM document_chunks c WHERE c.document_id = d.id) AS passages
        FROM documents d JOIN companies co ON co.id = d.company_id
       WHERE d.id = $1 AND NOT d.ingesting`,
@@ -277,6 +361,9 @@ export async function findDocumentToRead(manager: EntityManager, id: number): Pr
 }
 
 /** The chunks of a document in reading order: what the document viewer shows as its passages. */
-export function documentPassages(manager: EntityManager, documentId: number): Promise<Array<{ chunkId: number; content: string }>> {
-  return manager.query('SELECT id AS "chunkId", content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [documentId]);
+export function documentPassages(manager: EntityManager, documentId: number): Promise<Passage[]> {
+  return manager.query(
+    'SELECT id AS "chunkId", page, content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal',
+    [documentId],
+  );
 }

@@ -6,9 +6,8 @@ import { chunksWithoutVector, lastChunkId, storeEmbeddings } from './documents.r
 
 /**
  * Vectors written per transaction: as many as fit in about WRITE_TARGET_MS, between MIN_ and MAX_BACKFILL_BATCH.
- * Each write also inserts into the model's HNSW index, which costs more the larger the index: 64 vectors took about
- * 250 ms at 100,000 chunks on a loaded machine, and a request of several statements waited behind one such write per
- * statement. The embedded database has one connection, so the writes are kept short instead.
+ * Each write also inserts into the model's HNSW index, which costs more the larger the index, and a request of
+ * several statements would wait behind one such write per statement. The embedded database has one connection, so the writes are kept short instead.
  */
 const MAX_BACKFILL_BATCH = 64;
 const MIN_BACKFILL_BATCH = 4;

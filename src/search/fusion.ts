@@ -12,7 +12,11 @@ export interface FusedResult<Id> {
  * Fuses ranked id lists into one, best first. Ties keep the order of first appearance, so the result is stable.
  * k damps the weight of the very top ranks (60 is the value of the original RRF paper).
  */
-export function reciprocalRankFusion<Id>(lists: Id[][], k = RRF_K, weights: number[] = lists.map(() => 1)): Array<FusedResult<Id>> {
+export function reciprocalRankFusion<Id>(
+  lists: Id[][],
+  k = RRF_K,
+  weights: number[] = lists.map(() => 1),
+): Array<FusedResult<Id>> {
   const fused = new Map<Id, FusedResult<Id>>();
   lists.forEach((list, listIndex) => {
     list.forEach((id, position) => {
@@ -44,9 +48,15 @@ export interface ScoredId<Id> {
  * such ids exist; a non-finite score (a text with no known term has no direction) counts as the list's lowest. Ties
  * keep the order of first appearance.
  */
-export function minMaxFusion<Id>(lists: Array<Array<ScoredId<Id>>>, weights: number[], absentScores: number[]): Array<FusedResult<Id>> {
+export function minMaxFusion<Id>(
+  lists: Array<Array<ScoredId<Id>>>,
+  weights: number[],
+  absentScores: number[],
+): Array<FusedResult<Id>> {
   const population = new Set(lists.flatMap((list) => list.map((entry) => entry.id)));
-  const fused = new Map<Id, FusedResult<Id>>([...population].map((id) => [id, { id, score: 0, ranks: lists.map(() => null) }]));
+  const fused = new Map<Id, FusedResult<Id>>(
+    [...population].map((id) => [id, { id, score: 0, ranks: lists.map(() => null) }]),
+  );
   lists.forEach((list, listIndex) => {
     const scores = new Map<Id, number>();
     list.forEach((entry, position) => {

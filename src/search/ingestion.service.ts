@@ -2,37 +2,36 @@ import { CAPS } from '../operations/catalog';
 import type { DataSource, EntityManager } from 'typeorm';
 import { giveWayToRequests } from '../db/give-way';
 import { AppError, badUserInput } from '../shared/errors';
-import type { OneAtATime } from '../shared/one-at-a-time';
 import { parseExactPeriod } from '../statements/fiscal-period';
 import { contextLine, searchableText, sectionsOf } from './chunk-context';
 import type { Document } from './document.entity';
 import {
-  companyNaming, deleteDocument, deleteSomeChunks, findDocumentByHash, indexChunks, insertChunks, insertDocument, nextUnindexedDocument,
-  setChunkContexts, setIngesting, storeEmbeddings, unfinishedDocuments, type NewChunk,
+  companyNaming,
+  deleteDocument,
+  deleteSomeChunks,
+  findDocumentByHash,
+  indexChunks,
+  insertChunks,
+  insertDocument,
+  nextUnindexedDocument,
+  setChunkContexts,
+  setIngesting,
+  storeEmbeddings,
+  unfinishedDocuments,
+  type NewChunk,
 } from './documents.repository';
 import type { Embedder } from './embedder';
-import type { EmbeddingModels } from './embedding-models';
-import { prepareTextAside } from './text-preparation';
+import { documentSource } from './document-source';
+import { prepareSourceAside } from './text-preparation';
+import { hasText } from './text-extraction';
 import type { IngestDocumentInput } from './search.types';
+import type { SearchBackend } from './search-backend.types';
+import { insertDocumentFacts } from '../documents/document-facts.repository';
+import { refreshDocumentStatements } from '../documents/document-statements.service';
+import type { PlacedFact } from '../documents/fact-extraction';
 
 export const DOC_TYPES: readonly string[] = CAPS.ingestDocument.docTypes;
 export const MAX_DOCUMENT_CHARS = 5_000_000;
-
-export interface SearchBackend {
-  dataSource: DataSource;
-  /** The embedding model in use; the built-in one is refitted as the corpus grows. */
-  models: EmbeddingModels;
-  /** Whether pgvector is installed: without it documents are stored and searched by full text only. */
-  vectorAvailable: boolean;
-  /** Whether pgvector can filter inside the index scan (0.8+); older versions filter after it. */
-  iterativeScan: boolean;
-  /**
-   * On the embedded database, whose one session every request shares: documents are stored one at a time, each in
-   * transactions of CHUNKS_PER_TRANSACTION chunks with waiting requests served between them. Absent on a server,
-   * where one transaction per document keeps no reader waiting.
-   */
-  ingestionTurns?: OneAtATime;
-}
 
 /**
  * Chunks stored per transaction when a document is stored in several: a reader waits for at most one such
@@ -64,7 +63,9 @@ export function parseDate(value: string | null | undefined, field: string): Date
   const [year, month, day] = match ? match.slice(1, 4).map(Number) : [];
   const calendar = new Date(Date.UTC(year, month - 1, day));
   if (!match || Number.isNaN(date.getTime()) || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) {
-    throw badUserInput(`${field} must be an ISO 8601 date such as 2024-11-01 (or a date-time with a time zone), got "${value}"`);
+    throw badUserInput(
+      `${field} must be an ISO 8601 date such as 2024-11-01 (or a date-time with a time zone), got "${value}"`,
+    );
   }
   return date;
 }
@@ -81,29 +82,45 @@ function optionalUrl(value: string | null | undefined): string | null {
   }
 }
 
+function checkLength(characters: number): void {
+  if (characters <= MAX_DOCUMENT_CHARS) return;
+  throw new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `content has ${characters.toLocaleString('en-US')} characters; a document holds at most ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')} (the document content limit): split it into sections`,
+    { limit: MAX_DOCUMENT_CHARS, characters },
+  );
+}
+
 /** Validates and normalizes the input; throws BAD_USER_INPUT naming the field at fault. */
 async function prepare(input: IngestDocumentInput) {
   const docType = required(input.docType, 'doc_type', 40);
   const canonicalType = DOC_TYPES.find((type) => type.toLowerCase() === docType.toLowerCase());
-  if (!canonicalType) throw badUserInput(`doc_type "${docType}" is not supported; use one of ${DOC_TYPES.join(', ')}`, { accepted: DOC_TYPES });
+  if (!canonicalType)
+    throw badUserInput(`doc_type "${docType}" is not supported; use one of ${DOC_TYPES.join(', ')}`, {
+      field: 'doc_type',
+      accepted: DOC_TYPES,
+    });
   let period: string | null = null;
   if (input.period !== null && input.period !== undefined && input.period.trim() !== '') {
     const parsed = parseExactPeriod(input.period);
     if (!parsed) throw badUserInput(`period must be Q<1-4>-<yyyy> or FY<yyyy>, got "${input.period}"`);
     period = parsed.label;
   }
-  if (typeof input.content !== 'string' || input.content.length > MAX_DOCUMENT_CHARS) {
-    throw new AppError(
-      'PAYLOAD_TOO_LARGE',
-      `content has ${input.content.length.toLocaleString('en-US')} characters; a document holds at most ${MAX_DOCUMENT_CHARS.toLocaleString('en-US')} (the document content limit): split it into sections`,
-      { limit: MAX_DOCUMENT_CHARS, characters: input.content.length },
+  const source = documentSource(input);
+  if (source.kind === 'text') {
+    checkLength(source.content.length);
+    if (source.content.includes('\u0000'))
+      throw badUserInput('content must not contain NUL characters (is the file UTF-8 text?)', { field: 'content' });
+  }
+  const { text, contentHash, chunks, facts } = await prepareSourceAside(source, period);
+  checkLength(text.length);
+  if (!hasText(text))
+    throw badUserInput(
+      source.kind === 'pdf'
+        ? 'the PDF has no text (a scanned PDF needs text recognition first)'
+        : 'content has no text',
+      { field: source.kind === 'pdf' ? 'content_base64' : 'content' },
     );
-  }
-  if (input.content.includes('\u0000')) {
-    throw badUserInput('content must not contain NUL characters (is the file UTF-8 text?)');
-  }
-  const { text, contentHash, chunks } = await prepareTextAside(input.content, input.format ?? 'TEXT');
-  if (!text) throw badUserInput('content has no text');
   return {
     title: required(input.title, 'title', 300),
     docType: canonicalType,
@@ -114,6 +131,7 @@ async function prepare(input: IngestDocumentInput) {
     text,
     contentHash,
     chunks,
+    facts,
   };
 }
 
@@ -132,8 +150,23 @@ export async function ingestDocument(backend: SearchBackend, input: IngestDocume
   if (existing) return { document: existing, created: false };
 
   const contents = prepared.chunks;
-  const naming = { companyName: company.name, ticker: company.ticker, docType: prepared.docType, period: prepared.period };
-  const chunks = sectionsOf(contents, prepared.section).map((section, i) => ({ content: contents[i], section, context: contextLine(naming, section) }));
+  const naming = {
+    companyName: company.name,
+    ticker: company.ticker,
+    docType: prepared.docType,
+    period: prepared.period,
+  };
+  const sections = sectionsOf(
+    contents.map((chunk) => chunk.content),
+    prepared.section,
+  );
+  const chunks: ChunkToStore[] = contents.map(({ content, page }, i) => ({
+    content,
+    page,
+    section: sections[i],
+    context: contextLine(naming, sections[i]),
+    facts: prepared.facts.filter((fact) => fact.chunk === i),
+  }));
   // Before the built-in model's first fit there is no model: the fit embeds these chunks with everything else.
   const embedder = backend.vectorAvailable ? await backend.models.current() : null;
   const fields: DocumentFields = {
@@ -159,18 +192,42 @@ async function embed(embedder: Embedder | null, chunks: NewChunk[]): Promise<num
   return embedder ? embedder.embedDocuments(chunks.map((chunk) => searchableText(chunk.context, chunk.content))) : null;
 }
 
-async function storeChunks(manager: EntityManager, document: Document, chunks: NewChunk[], firstOrdinal: number, embedder: Embedder | null, vectors: number[][] | null): Promise<void> {
+/** A chunk with the figures read from it: both are stored in the same transaction. */
+type ChunkToStore = NewChunk & { facts: PlacedFact[] };
+
+async function storeChunks(
+  manager: EntityManager,
+  document: Document,
+  chunks: ChunkToStore[],
+  firstOrdinal: number,
+  embedder: Embedder | null,
+  vectors: number[][] | null,
+): Promise<void> {
   const chunkIds = await insertChunks(manager, document, chunks, firstOrdinal);
-  if (embedder && vectors) await storeEmbeddings(manager, embedder, chunkIds.map((chunkId) => ({ chunkId, companyId: document.companyId })), vectors);
+  if (embedder && vectors)
+    await storeEmbeddings(
+      manager,
+      embedder,
+      chunkIds.map((chunkId) => ({ chunkId, companyId: document.companyId })),
+      vectors,
+    );
+  const facts = chunks.flatMap((chunk, i) => chunk.facts.map((fact) => ({ ...fact, chunkId: chunkIds[i] })));
+  if (facts.length > 0) await insertDocumentFacts(manager, document.id, document.companyId, facts);
 }
 
-async function storeInOneTransaction(dataSource: DataSource, fields: DocumentFields, chunks: NewChunk[], embedder: Embedder | null): Promise<IngestResult> {
+async function storeInOneTransaction(
+  dataSource: DataSource,
+  fields: DocumentFields,
+  chunks: ChunkToStore[],
+  embedder: Embedder | null,
+): Promise<IngestResult> {
   // Embedding may call a remote provider: do it before the transaction, which then holds its connection briefly.
   const vectors = await embed(embedder, chunks);
   try {
     return await dataSource.transaction(async (manager) => {
       const document = await insertDocument(manager, fields);
       await storeChunks(manager, document, chunks, 0, embedder, vectors);
+      await refreshDocumentStatements(manager, document.companyId);
       return { document, created: true };
     });
   } catch (error) {
@@ -188,7 +245,12 @@ async function storeInOneTransaction(dataSource: DataSource, fields: DocumentFie
  * The document is `ingesting`, which every reader passes by, until the last one shows it; on failure what was
  * written is removed (and what a crash leaves, at the next start). Runs in its turn: one document at a time.
  */
-async function storeInTransactions(dataSource: DataSource, fields: DocumentFields, chunks: NewChunk[], embedder: Embedder | null): Promise<IngestResult> {
+async function storeInTransactions(
+  dataSource: DataSource,
+  fields: DocumentFields,
+  chunks: ChunkToStore[],
+  embedder: Embedder | null,
+): Promise<IngestResult> {
   const { manager } = dataSource;
   // An ingestion of the same text that was ahead in the queue may have stored it; one that failed may have left it.
   const stored = await findDocumentByHash(manager, fields.companyId, fields.contentHash);
@@ -205,9 +267,15 @@ async function storeInTransactions(dataSource: DataSource, fields: DocumentField
       const batch = chunks.slice(start, start + CHUNKS_PER_TRANSACTION);
       const vectors = await embed(embedder, batch);
       await giveWayToRequests(manager);
-      await dataSource.transaction((transaction) => storeChunks(transaction, document, batch, start, embedder, vectors));
+      await dataSource.transaction((transaction) =>
+        storeChunks(transaction, document, batch, start, embedder, vectors),
+      );
     }
-    await setIngesting(manager, document.id, false);
+    // Shown, with the statements its tables give, at once.
+    await dataSource.transaction(async (transaction) => {
+      await setIngesting(transaction, document.id, false);
+      await refreshDocumentStatements(transaction, document.companyId);
+    });
     return { document, created: true };
   } catch (error) {
     await removeDocument(dataSource, document.id).catch(() => undefined);
@@ -243,9 +311,20 @@ export async function indexStoredChunks(connection: EntityManager): Promise<numb
       const document = await nextUnindexedDocument(manager);
       if (!document) return 0;
       const sections = sectionsOf(document.chunks.map((chunk) => chunk.content));
-      const chunks = document.chunks.map((chunk, i) => ({ ...chunk, section: sections[i], context: contextLine(document, sections[i]) }));
+      const chunks = document.chunks.map((chunk, i) => ({
+        ...chunk,
+        section: sections[i],
+        context: contextLine(document, sections[i]),
+      }));
       await setChunkContexts(manager, chunks);
-      await indexChunks(manager, chunks.map((chunk) => ({ id: chunk.id, companyId: document.companyId, text: searchableText(chunk.context, chunk.content) })));
+      await indexChunks(
+        manager,
+        chunks.map((chunk) => ({
+          id: chunk.id,
+          companyId: document.companyId,
+          text: searchableText(chunk.context, chunk.content),
+        })),
+      );
       return chunks.length;
     });
     if (done === 0) return indexed;

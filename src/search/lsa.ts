@@ -29,11 +29,16 @@ export interface LsaOptions {
   maxTerms: number;
 }
 
-export const DEFAULT_LSA_OPTIONS: LsaOptions = { dimensions: 256, oversampling: 20, powerIterations: 2, maxTerms: 50_000 };
+export const DEFAULT_LSA_OPTIONS: LsaOptions = {
+  dimensions: 256,
+  oversampling: 20,
+  powerIterations: 2,
+  maxTerms: 50_000,
+};
 
 /**
  * Latent coordinates are scaled by √σ: between plain LSI (σ⁰, every concept equal) and the full SVD (σ¹, the
- * broadest concepts dominate). Measured best on FinanceBench (see the README).
+ * broadest concepts dominate), which ranks best on FinanceBench.
  */
 const SINGULAR_VALUE_EXPONENT = 0.5;
 
@@ -53,7 +58,10 @@ function termCounts(terms: string[]): Map<string, number> {
 }
 
 /** The vocabulary: terms in at least two chunks and, in a corpus of some size, in at most half of them. */
-function chooseVocabulary(documents: Array<Map<string, number>>, maxTerms: number): { terms: string[]; idf: Float32Array<ArrayBuffer> } {
+function chooseVocabulary(
+  documents: Array<Map<string, number>>,
+  maxTerms: number,
+): { terms: string[]; idf: Float32Array<ArrayBuffer> } {
   const df = new Map<string, number>();
   for (const counts of documents) for (const term of counts.keys()) df.set(term, (df.get(term) ?? 0) + 1);
   const n = documents.length;
@@ -70,7 +78,11 @@ function chooseVocabulary(documents: Array<Map<string, number>>, maxTerms: numbe
 }
 
 /** One text's TF-IDF weights over the vocabulary, as (column, value) pairs; sublinear term frequency. */
-function weigh(counts: Map<string, number>, index: Map<string, number>, idf: Float32Array<ArrayBuffer>): Array<[number, number]> {
+function weigh(
+  counts: Map<string, number>,
+  index: Map<string, number>,
+  idf: Float32Array<ArrayBuffer>,
+): Array<[number, number]> {
   const entries: Array<[number, number]> = [];
   for (const [term, count] of counts) {
     const column = index.get(term);
@@ -79,7 +91,11 @@ function weigh(counts: Map<string, number>, index: Map<string, number>, idf: Flo
   return entries;
 }
 
-function buildMatrix(documents: Array<Map<string, number>>, index: Map<string, number>, idf: Float32Array<ArrayBuffer>): SparseMatrix {
+function buildMatrix(
+  documents: Array<Map<string, number>>,
+  index: Map<string, number>,
+  idf: Float32Array<ArrayBuffer>,
+): SparseMatrix {
   const rowStart = new Int32Array(documents.length + 1);
   const columns: number[] = [];
   const values: number[] = [];
@@ -92,7 +108,13 @@ function buildMatrix(documents: Array<Map<string, number>>, index: Map<string, n
     }
     rowStart[row + 1] = columns.length;
   });
-  return { rows: documents.length, columns: index.size, rowStart, column: Int32Array.from(columns), value: Float64Array.from(values) };
+  return {
+    rows: documents.length,
+    columns: index.size,
+    rowStart,
+    column: Int32Array.from(columns),
+    value: Float64Array.from(values),
+  };
 }
 
 /** A · X for a dense X of A.columns × width (row-major). */
@@ -268,7 +290,9 @@ export function fitLsa(texts: string[], options: LsaOptions = DEFAULT_LSA_OPTION
   // A ≈ (AQ) Qᵀ; the eigenvectors W of (AQ)ᵀ(AQ) turn Q into A's right singular vectors, the eigenvalues are σ².
   const b = multiply(a, q, width);
   const { values, vectors } = symmetricEigen(gram(b, a.rows, width), width);
-  const order = Array.from(values.keys()).sort((x, y) => values[y] - values[x]).slice(0, rank);
+  const order = Array.from(values.keys())
+    .sort((x, y) => values[y] - values[x])
+    .slice(0, rank);
   const scales = order.map((i) => Math.pow(Math.sqrt(Math.max(values[i], 0)), SINGULAR_VALUE_EXPONENT));
   // Directions with no weight (a corpus of repeated texts) are left out rather than filled with noise.
   const used = scales.filter((scale) => scale > 1e-6).length;

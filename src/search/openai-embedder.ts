@@ -65,7 +65,10 @@ export class OpenAIEmbedder implements Embedder {
 
   private check(vector: number[]): number[] {
     if (!Array.isArray(vector) || vector.length === 0 || (this.size !== null && vector.length !== this.size)) {
-      throw new AppError('UPSTREAM_ERROR', `The embedding provider returned a vector of ${vector?.length ?? 0} dimensions, expected ${this.size}`);
+      throw new AppError(
+        'UPSTREAM_ERROR',
+        `The embedding provider returned a vector of ${vector?.length ?? 0} dimensions, expected ${this.size}`,
+      );
     }
     return normalize(vector);
   }

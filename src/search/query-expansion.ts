@@ -1,4 +1,4 @@
-import { findMetrics, metricNames } from '../ai/question/metrics';
+import { findMetrics, metricNames } from '../understanding/metrics';
 import { RATIO_DEFINITIONS } from '../statements/ratios';
 
 /**
@@ -17,7 +17,11 @@ const STATEMENT_WORDS: Record<string, string> = {
 /** Words of a ratio formula: "total_current_assets / total_current_liabilities" → "total current assets total current liabilities". */
 function formulaWords(key: string): string {
   const formula = RATIO_DEFINITIONS.find((definition) => definition.key === key)?.formula ?? '';
-  return formula.replace(/\(null[^)]*\)/g, ' ').replace(/[^a-z_ ]+/gi, ' ').replace(/_/g, ' ').replace(/\b(avg|annualized|null|when)\b/g, ' ');
+  return formula
+    .replace(/\(null[^)]*\)/g, ' ')
+    .replace(/[^a-z_ ]+/gi, ' ')
+    .replace(/_/g, ' ')
+    .replace(/\b(avg|annualized|null|when)\b/g, ' ');
 }
 
 /** Extra query text for the metrics a query names; empty when it names none. */

@@ -5,11 +5,12 @@ import { CorpusModel } from './corpus-model';
 import { DEFAULT_LSA_OPTIONS } from './lsa';
 import type { Embedder } from './embedder';
 import { backfillEmbeddings, ProviderModel, type EmbeddingModels } from './embedding-models';
-import { indexStoredChunks, removeUnfinishedDocuments, type SearchBackend } from './ingestion.service';
+import { indexStoredChunks, removeUnfinishedDocuments } from './ingestion.service';
+import type { SearchBackend } from './search-backend.types';
 import { OneAtATime } from '../shared/one-at-a-time';
 import { OpenAIEmbedder } from './openai-embedder';
 import { warmSearchIndex } from './search-warmup.repository';
-import { ensureModelIndex, supportsIterativeScan } from './vector-schema';
+import { ensureModelIndex, supportsIterativeScan } from '../db/vector-schema';
 
 /** The provider's embedder when OPENAI_API_KEY is set; null means the built-in, corpus-fitted model. */
 export async function createProviderEmbedder(config: AppConfig): Promise<Embedder | null> {
@@ -63,7 +64,11 @@ export async function prepareSearch(
       models.documentsAdded();
     } else {
       // Without a model the vector leg returns nothing; a failed fit must not keep the service from starting.
-      await models.refitIfStale().catch((error: unknown) => logger.error('fitting the search model failed', { error: (error as Error).message }));
+      await models
+        .refitIfStale()
+        .catch((error: unknown) =>
+          logger.error('fitting the search model failed', { error: (error as Error).message }),
+        );
     }
   }
   // The embedded database's page cache is empty at every start; a server keeps its own across restarts of the service.

@@ -20,14 +20,25 @@ export interface ChunkFilter {
 
 /** Whether the filter restricts more than companies (then the document rows must be read). */
 export function restrictsDocuments(filter: ChunkFilter): boolean {
-  return Boolean(filter.periods || filter.docTypes || filter.sectionItems || filter.sectionPhrases || filter.publishedFrom || filter.publishedTo);
+  return Boolean(
+    filter.periods ||
+    filter.docTypes ||
+    filter.sectionItems ||
+    filter.sectionPhrases ||
+    filter.publishedFrom ||
+    filter.publishedTo,
+  );
 }
 
 /**
  * `EXISTS (…)` that holds when the chunk named by `chunkColumn` passes the document filters, with its parameters
  * numbered from `first`.
  */
-export function documentCondition(chunkColumn: string, filter: ChunkFilter, first: number): { sql: string; parameters: unknown[] } {
+export function documentCondition(
+  chunkColumn: string,
+  filter: ChunkFilter,
+  first: number,
+): { sql: string; parameters: unknown[] } {
   const parameters: unknown[] = [];
   const next = (value: unknown) => {
     parameters.push(value);
@@ -39,8 +50,12 @@ export function documentCondition(chunkColumn: string, filter: ChunkFilter, firs
   if (filter.publishedFrom) conditions.push(`d.published_at >= ${next(filter.publishedFrom)}`);
   if (filter.publishedTo) conditions.push(`d.published_at < ${next(filter.publishedTo)}`);
   const sections: string[] = [];
-  if (filter.sectionItems) sections.push(`split_part(lower(c.section), '.', 1) = ANY(${next(filter.sectionItems)}::text[])`);
-  if (filter.sectionPhrases) sections.push(`EXISTS (SELECT 1 FROM unnest(${next(filter.sectionPhrases)}::text[]) AS s(phrase) WHERE strpos(lower(c.section), s.phrase) > 0)`);
+  if (filter.sectionItems)
+    sections.push(`split_part(lower(c.section), '.', 1) = ANY(${next(filter.sectionItems)}::text[])`);
+  if (filter.sectionPhrases)
+    sections.push(
+      `EXISTS (SELECT 1 FROM unnest(${next(filter.sectionPhrases)}::text[]) AS s(phrase) WHERE strpos(lower(c.section), s.phrase) > 0)`,
+    );
   if (sections.length > 0) conditions.push(`(${sections.join(' OR ')})`);
   return {
     sql: `EXISTS (SELECT 1 FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE c.id = ${chunkColumn} AND ${conditions.join(' AND ')})`,
@@ -89,7 +104,12 @@ export interface Posting {
  */
 export async function postingsOfTopChunks(
   manager: EntityManager,
-  { candidateTerms, scoredTerms, termIds, perTerm }: { candidateTerms: string[]; scoredTerms: string[]; termIds: ReadonlyMap<string, number>; perTerm: number },
+  {
+    candidateTerms,
+    scoredTerms,
+    termIds,
+    perTerm,
+  }: { candidateTerms: string[]; scoredTerms: string[]; termIds: ReadonlyMap<string, number>; perTerm: number },
 ): Promise<Posting[]> {
   const rows: Array<{ chunk_id: number; chunk_terms: number; terms: Buffer }> = await manager.query(
     `SELECT v.chunk_id, v.chunk_terms, v.terms
@@ -103,7 +123,8 @@ export async function postingsOfTopChunks(
   const postings: Posting[] = [];
   for (const row of rows) {
     frequenciesIn(row.terms, position, scoredTerms.length).forEach((frequency, i) => {
-      if (frequency > 0) postings.push({ chunk_id: row.chunk_id, term: scoredTerms[i], frequency, chunk_terms: row.chunk_terms });
+      if (frequency > 0)
+        postings.push({ chunk_id: row.chunk_id, term: scoredTerms[i], frequency, chunk_terms: row.chunk_terms });
     });
   }
   return postings;
@@ -120,12 +141,17 @@ export function postingsWithin(manager: EntityManager, terms: string[], filter: 
 }
 
 /** Searchable text (context line and content) of chunks, for the phrase boost and near-duplicate checks. */
-export async function chunkTexts(manager: EntityManager, ids: number[]): Promise<Map<number, { context: string | null; content: string; documentId: number }>> {
+export async function chunkTexts(
+  manager: EntityManager,
+  ids: number[],
+): Promise<Map<number, { context: string | null; content: string; documentId: number }>> {
   const rows: Array<{ id: number; context: string | null; content: string; document_id: number }> = await manager.query(
     'SELECT id, context, content, document_id FROM document_chunks WHERE id = ANY($1::int[])',
     [ids],
   );
-  return new Map(rows.map((row) => [row.id, { context: row.context, content: row.content, documentId: row.document_id }]));
+  return new Map(
+    rows.map((row) => [row.id, { context: row.context, content: row.content, documentId: row.document_id }]),
+  );
 }
 
 /**
@@ -134,14 +160,21 @@ export async function chunkTexts(manager: EntityManager, ids: number[]): Promise
  */
 export function nearestChunks(
   manager: EntityManager,
-  { vector, model, dimensions, filter, limit, iterativeScan }: { vector: string; model: string; dimensions: number; filter: ChunkFilter; limit: number; iterativeScan: boolean },
+  {
+    vector,
+    model,
+    dimensions,
+    filter,
+    limit,
+    iterativeScan,
+  }: { vector: string; model: string; dimensions: number; filter: ChunkFilter; limit: number; iterativeScan: boolean },
 ): Promise<Array<{ id: number; score: number }>> {
   return manager.transaction(async (inner) => {
     await inner.query(`SET LOCAL hnsw.ef_search = ${Math.max(100, Math.min(1000, Math.floor(limit)))}`);
     if (iterativeScan) await inner.query('SET LOCAL hnsw.iterative_scan = relaxed_order');
     // One company's vectors (a few thousand) are compared exactly, through the (model, company) key: with statistics
-    // the planner takes the HNSW index for them too, and its scan then walks past tens of thousands of other
-    // companies' vectors (0.8 s at 100,000 chunks, against 15 ms exactly). HNSW is an index scan, the key serves a
+    // the planner takes the HNSW index for them too, and its scan then walks past every other company's
+    // vectors, far slower than comparing a few thousand exactly. HNSW is an index scan, the key serves a
     // bitmap scan, so turning index scans off for this statement leaves the exact plan.
     if (filter.companyIds) await inner.query('SET LOCAL enable_indexscan = off');
     const documents = restrictsDocuments(filter) ? documentCondition('e.chunk_id', filter, 5) : null;
@@ -164,7 +197,7 @@ export type HitRow = Omit<SearchHit, 'score' | 'textRank' | 'vectorRank'>;
 export async function hitRows(manager: EntityManager, ids: number[]): Promise<Map<number, HitRow>> {
   const rows: HitRow[] = await manager.query(
     `SELECT c.id AS "chunkId", c.content, c.document_id AS "documentId", c.company_id AS "companyId", co.ticker,
-            d.title, d.doc_type AS "docType", d.period, c.section
+            d.title, d.doc_type AS "docType", d.period, c.section, c.page
        FROM document_chunks c JOIN documents d ON d.id = c.document_id JOIN companies co ON co.id = c.company_id
       WHERE c.id = ANY($1::int[]) AND NOT d.ingesting`,
     [ids],

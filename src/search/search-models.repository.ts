@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { LsaModel } from './lsa';
 import { giveWayToRequests } from '../db/give-way';
-import { vectorIndexName } from './vector-schema';
+import { vectorIndexName } from '../db/vector-schema';
 
 /** SQL of the built-in search models: the fitted models, their vectors, and the lease of the instance refitting. */
 
@@ -32,12 +32,31 @@ export async function activeModel(manager: EntityManager, prefix: string): Promi
 }
 
 export async function loadModel(manager: EntityManager, name: string): Promise<LsaModel | null> {
-  const [row]: Array<{ dimensions: number; rank: number; fitted_chunks: number; terms: string[]; idf: Buffer; projection: Buffer }> =
-    await manager.query('SELECT dimensions, rank, fitted_chunks, terms, idf, projection FROM embedding_models WHERE name = $1', [name]);
+  const [row]: Array<{
+    dimensions: number;
+    rank: number;
+    fitted_chunks: number;
+    terms: string[];
+    idf: Buffer;
+    projection: Buffer;
+  }> = await manager.query(
+    'SELECT dimensions, rank, fitted_chunks, terms, idf, projection FROM embedding_models WHERE name = $1',
+    [name],
+  );
   if (!row) return null;
-  const parts: Array<{ bytes: Buffer }> = await manager.query('SELECT bytes FROM embedding_model_parts WHERE model = $1 ORDER BY part', [name]);
+  const parts: Array<{ bytes: Buffer }> = await manager.query(
+    'SELECT bytes FROM embedding_model_parts WHERE model = $1 ORDER BY part',
+    [name],
+  );
   const projection = parts.length > 0 ? Buffer.concat(parts.map((part) => part.bytes)) : row.projection;
-  return { terms: row.terms, idf: fromBytes(row.idf), projection: fromBytes(projection), dimensions: row.dimensions, rank: row.rank, documents: row.fitted_chunks };
+  return {
+    terms: row.terms,
+    idf: fromBytes(row.idf),
+    projection: fromBytes(projection),
+    dimensions: row.dimensions,
+    rank: row.rank,
+    documents: row.fitted_chunks,
+  };
 }
 
 /** Bytes of projection per statement: each write holds the connection briefly (a pool of one is shared with requests). */
@@ -47,7 +66,12 @@ const PART_BYTES = 1 << 20;
  * Stores a fitted model, not ready yet (its vectors are still to be written): the row, then its projection in parts
  * of PART_BYTES, one statement each. A model is only used once ready, so it is never read half-written.
  */
-export async function saveModel(manager: EntityManager, name: string, fitted: LsaModel, corpusChunks: number): Promise<void> {
+export async function saveModel(
+  manager: EntityManager,
+  name: string,
+  fitted: LsaModel,
+  corpusChunks: number,
+): Promise<void> {
   const [created]: unknown[] = await manager.query(
     `INSERT INTO embedding_models (name, dimensions, rank, fitted_chunks, corpus_chunks, terms, idf, projection)
      VALUES ($1, $2, $3, $4, $5, $6, $7, '\\x'::bytea) ON CONFLICT (name) DO NOTHING RETURNING name`,
@@ -56,7 +80,11 @@ export async function saveModel(manager: EntityManager, name: string, fitted: Ls
   if (!created) return;
   const projection = toBytes(fitted.projection);
   for (let part = 0; part * PART_BYTES < projection.byteLength; part += 1) {
-    await manager.query('INSERT INTO embedding_model_parts (model, part, bytes) VALUES ($1, $2, $3)', [name, part, projection.subarray(part * PART_BYTES, (part + 1) * PART_BYTES)]);
+    await manager.query('INSERT INTO embedding_model_parts (model, part, bytes) VALUES ($1, $2, $3)', [
+      name,
+      part,
+      projection.subarray(part * PART_BYTES, (part + 1) * PART_BYTES),
+    ]);
     await giveWayToRequests(manager);
   }
 }
@@ -71,7 +99,12 @@ export async function markReady(manager: EntityManager, name: string): Promise<v
 }
 
 /** Models of `prefix` other than `keep`; with `unfinished`, only those never made ready. */
-export function otherModels(manager: EntityManager, prefix: string, keep: string | null, { unfinished = false } = {}): Promise<Array<{ name: string; dimensions: number }>> {
+export function otherModels(
+  manager: EntityManager,
+  prefix: string,
+  keep: string | null,
+  { unfinished = false } = {},
+): Promise<Array<{ name: string; dimensions: number }>> {
   return manager.query(
     `SELECT name, dimensions FROM embedding_models WHERE name LIKE $1 AND ($2::text IS NULL OR name <> $2)${unfinished ? ' AND ready_at IS NULL' : ''}`,
     [`${prefix}%`, keep],

@@ -49,7 +49,9 @@ export async function warmSearchIndex(manager: EntityManager, logger: Logger): P
 
 async function readIntoCache(manager: EntityManager, logger: Logger): Promise<WarmupReport> {
   const started = Date.now();
-  const [{ buffers }]: Array<{ buffers: number }> = await manager.query(`SELECT setting::int AS buffers FROM pg_settings WHERE name = 'shared_buffers'`);
+  const [{ buffers }]: Array<{ buffers: number }> = await manager.query(
+    `SELECT setting::int AS buffers FROM pg_settings WHERE name = 'shared_buffers'`,
+  );
   let budget = Math.floor(buffers * BUFFER_SHARE);
   let pages = 0;
   let complete = true;
@@ -77,7 +79,10 @@ async function readIntoCache(manager: EntityManager, logger: Logger): Promise<Wa
         complete = false;
         break;
       }
-      await manager.query(`SELECT count(*) FROM ${table} WHERE ctid >= $1::tid AND ctid < $2::tid`, [`(${first},0)`, `(${first + count},0)`]);
+      await manager.query(`SELECT count(*) FROM ${table} WHERE ctid >= $1::tid AND ctid < $2::tid`, [
+        `(${first},0)`,
+        `(${first + count},0)`,
+      ]);
       budget -= count;
       pages += count;
     }

@@ -6,34 +6,44 @@ import { searchableText } from './chunk-context';
 import { diversify } from './diversity';
 import { minMaxFusion, reciprocalRankFusion, RRF_K } from './fusion';
 import { toVectorLiteral } from './embedder';
-import { DOC_TYPES, parseDate, type SearchBackend } from './ingestion.service';
+import { DOC_TYPES, parseDate } from './ingestion.service';
+import type { SearchBackend } from './search-backend.types';
 import {
-  chunkTexts, hitRows, nearestChunks, postingsOfTopChunks, postingsWithin, restrictsDocuments, termStatistics,
-  type ChunkFilter, type Posting,
+  chunkTexts,
+  hitRows,
+  nearestChunks,
+  postingsOfTopChunks,
+  postingsWithin,
+  restrictsDocuments,
+  termStatistics,
+  type ChunkFilter,
+  type Posting,
 } from './search-index.repository';
 import type { SearchHit, SearchMode } from './search.types';
-import { findCompanies } from '../ai/question/companies';
+import { findCompanies } from '../understanding/companies';
 import { findCompanyDirectory } from '../companies/company.repository';
 import { expansionOf } from './query-expansion';
 import { withoutInstructions } from './terms';
 
 export const {
-  defaultTopK: DEFAULT_TOP_K, maxTopK: MAX_TOP_K, maxQueryChars: MAX_QUERY_CHARS, maxCompanyFilter: MAX_COMPANY_FILTER,
-  maxListFilter: MAX_LIST_FILTER, maxSectionChars: MAX_SECTION_CHARS,
+  defaultTopK: DEFAULT_TOP_K,
+  maxTopK: MAX_TOP_K,
+  maxQueryChars: MAX_QUERY_CHARS,
+  maxCompanyFilter: MAX_COMPANY_FILTER,
+  maxListFilter: MAX_LIST_FILTER,
+  maxSectionChars: MAX_SECTION_CHARS,
 } = CAPS.search;
 /**
- * Weights of the text and vector legs in the fusion. Measured on FinanceBench (npm run eval:search) with the built-in
- * LSA embedder once the text leg had its metric wording and instruction words handled: vector weights 0.25, 0.35 and
- * 0.5 gave global hybrid R@10 0.603 / 0.609 / 0.609 and R@5 0.423 / 0.417 / 0.404; at 0.5 hybrid fell below the text
- * leg alone at R@5 by company, at 0.35 it is at least as good as either leg on every measure (see the README).
+ * Weights of the text and vector legs in the fusion, chosen on FinanceBench (npm run eval:search) with the built-in
+ * LSA embedder: the vector weight at which hybrid is at least as good as either leg on every measure, where a
+ * heavier one lets the vector leg pull hybrid below the text leg (docs/evaluation.md).
  */
 export const HYBRID_WEIGHTS = [1, 0.35];
 /**
  * Weights of the legs' min-max normalized scores where both legs rank every chunk the filter allows (a company or
- * context of a few dozen chunks; see rankedHits). Measured with the built-in embedder on TAT-QA, whose contexts are
- * such populations, and on FinanceBench's smallest companies: vector weights 0.3 / 0.4 / 0.45 / 0.5 / 0.6 gave
- * TAT-QA hybrid R@1 0.742 / 0.742 / 0.741 / 0.739 / 0.736 and R@3 0.936 / 0.937 / 0.939 / 0.939 / 0.939 (reciprocal
- * rank fusion 0.736 / 0.934), FinanceBench the same from 0.4 up (see the README).
+ * context of a few dozen chunks; see rankedHits). Chosen with the built-in embedder on TAT-QA, whose contexts are
+ * such populations, and on FinanceBench's smallest companies: the middle of the weights at which hybrid beats rank
+ * fusion and stays at or above the text leg (docs/evaluation.md).
  */
 export const POPULATION_WEIGHTS = [1, 0.45];
 
@@ -76,20 +86,33 @@ function filterOf(request: SearchRequest, companyIds: number[] | null): ChunkFil
   });
   const docTypes = optionalList(request.docTypes, 'doc_types', (value) => {
     const known = DOC_TYPES.find((type) => type.toLowerCase() === String(value).trim().toLowerCase());
-    if (!known) throw badUserInput(`doc_types: "${value}" is not a document type; use one of ${DOC_TYPES.join(', ')}`, { accepted: DOC_TYPES });
+    if (!known)
+      throw badUserInput(`doc_types: "${value}" is not a document type; use one of ${DOC_TYPES.join(', ')}`, {
+        field: 'doc_types',
+        accepted: DOC_TYPES,
+      });
     return known;
   });
   const sections = optionalList(request.sections, 'sections', (value) => {
     const text = String(value).replace(/\s+/g, ' ').trim().toLowerCase();
-    if (!text || text.length > MAX_SECTION_CHARS) throw badUserInput(`sections must be non-empty and at most ${MAX_SECTION_CHARS} characters each`);
+    if (!text || text.length > MAX_SECTION_CHARS)
+      throw badUserInput(`sections must be non-empty and at most ${MAX_SECTION_CHARS} characters each`);
     return text;
   });
   const publishedFrom = parseDate(request.publishedFrom, 'published_from');
   const publishedToDay = parseDate(request.publishedTo, 'published_to');
   // A bare date as the end of a range includes that whole day.
-  const publishedTo = publishedToDay && /^\d{4}-\d{2}-\d{2}$/.test(String(request.publishedTo).trim()) ? new Date(publishedToDay.getTime() + 86_400_000) : publishedToDay;
-  if (publishedFrom && publishedTo && publishedFrom >= publishedTo) throw badUserInput('published_from must be before published_to');
-  const items = sections?.map((section) => ITEM_LABEL.exec(section)).filter((match) => match !== null).map((match) => `item ${match[1]}`) ?? [];
+  const publishedTo =
+    publishedToDay && /^\d{4}-\d{2}-\d{2}$/.test(String(request.publishedTo).trim())
+      ? new Date(publishedToDay.getTime() + 86_400_000)
+      : publishedToDay;
+  if (publishedFrom && publishedTo && publishedFrom >= publishedTo)
+    throw badUserInput('published_from must be before published_to');
+  const items =
+    sections
+      ?.map((section) => ITEM_LABEL.exec(section))
+      .filter((match) => match !== null)
+      .map((match) => `item ${match[1]}`) ?? [];
   const phrases = sections?.filter((section) => !ITEM_LABEL.test(section)) ?? [];
   return {
     companyIds,
@@ -108,10 +131,13 @@ function validate(request: SearchRequest) {
   if (query.includes('\u0000')) throw badUserInput('query must not contain NUL characters');
   if (query.length > MAX_QUERY_CHARS) throw badUserInput(`query must be at most ${MAX_QUERY_CHARS} characters`);
   const topK = request.topK ?? DEFAULT_TOP_K;
-  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw badUserInput(`top_k must be a whole number from 1 to ${MAX_TOP_K}, got ${topK}`);
+  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K)
+    throw badUserInput(`top_k must be a whole number from 1 to ${MAX_TOP_K}, got ${topK}`);
   const companyIds = request.companyIds ?? null;
-  if (companyIds && companyIds.length === 0) throw badUserInput('company_ids must not be empty; leave it out to search every company');
-  if (companyIds && companyIds.length > MAX_COMPANY_FILTER) throw badUserInput(`company_ids may name at most ${MAX_COMPANY_FILTER} companies`);
+  if (companyIds && companyIds.length === 0)
+    throw badUserInput('company_ids must not be empty; leave it out to search every company');
+  if (companyIds && companyIds.length > MAX_COMPANY_FILTER)
+    throw badUserInput(`company_ids may name at most ${MAX_COMPANY_FILTER} companies`);
   const filter = filterOf(request, companyIds ? [...new Set(companyIds)] : null);
   return { query, topK, filter, mode: request.mode ?? 'HYBRID' };
 }
@@ -122,7 +148,7 @@ const MAX_QUERY_TERMS = 32;
  * A global query reads at most this many postings per term of the query's own words, the highest-impact first; the
  * chunks found are scored on every term. The metric wording a query adds scores those chunks but brings none of its
  * own: it named up to 24 more terms' best chunks, most of them about the metric in general rather than the question,
- * and doubled the candidates to score (FinanceBench figures unchanged without them, see the README).
+ * and doubled the candidates to score without improving the ranking (docs/evaluation.md).
  */
 const POSTINGS_PER_TERM = 400;
 /** Weight of the words a query's metrics add (see query-expansion) relative to the query's own words. */
@@ -143,28 +169,49 @@ type TextCache = Map<number, { context: string | null; content: string; document
  * term, the chunks that are among the best few hundred of one of the query's own words by impact (a bounded read of
  * the impact index); a filtered query scores every chunk of the filter that has a query term.
  */
-async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilter, limit: number, texts: TextCache): Promise<RankedId[]> {
+async function textLeg(
+  backend: SearchBackend,
+  query: string,
+  filter: ChunkFilter,
+  limit: number,
+  texts: TextCache,
+): Promise<RankedId[]> {
   const manager = backend.dataSource.manager;
   const terms = queryTerms(query, MAX_QUERY_TERMS);
   if (terms.length === 0) return [];
   const asked = new Set(terms);
-  const expansion = queryTerms(expansionOf(query), MAX_QUERY_TERMS).filter((term) => !asked.has(term)).slice(0, MAX_EXPANSION_TERMS);
-  const weight = new Map([...terms.map((term) => [term, 1] as const), ...expansion.map((term) => [term, EXPANSION_WEIGHT] as const)]);
+  const expansion = queryTerms(expansionOf(query), MAX_QUERY_TERMS)
+    .filter((term) => !asked.has(term))
+    .slice(0, MAX_EXPANSION_TERMS);
+  const weight = new Map([
+    ...terms.map((term) => [term, 1] as const),
+    ...expansion.map((term) => [term, EXPANSION_WEIGHT] as const),
+  ]);
   const allTerms = [...terms, ...expansion];
   // A query scores only when one of its own words is indexed: metric wording alone does not make a match.
   const { chunksPerTerm: frequencies, termIds, stats } = await termStatistics(manager, allTerms);
   const present = allTerms.filter((term) => frequencies.has(term));
   if (!terms.some((term) => frequencies.has(term)) || stats.chunks === 0) return [];
-  const idf = new Map(present.map((term) => [term, inverseDocumentFrequency(stats.chunks, frequencies.get(term) as number)]));
+  const idf = new Map(
+    present.map((term) => [term, inverseDocumentFrequency(stats.chunks, frequencies.get(term) as number)]),
+  );
   const filtered = filter.companyIds !== null || restrictsDocuments(filter);
   const postings: Posting[] = filtered
     ? await postingsWithin(manager, present, filter)
-    : await postingsOfTopChunks(manager, { candidateTerms: present.filter((term) => asked.has(term)), scoredTerms: present, termIds, perTerm: POSTINGS_PER_TERM });
+    : await postingsOfTopChunks(manager, {
+        candidateTerms: present.filter((term) => asked.has(term)),
+        scoredTerms: present,
+        termIds,
+        perTerm: POSTINGS_PER_TERM,
+      });
 
   const scores = new Map<number, number>();
   const ownTermsOf = new Map<number, Set<string>>();
   for (const posting of postings) {
-    const score = (weight.get(posting.term) as number) * (idf.get(posting.term) as number) * termImpact(posting.frequency, posting.chunk_terms, stats.averageLength);
+    const score =
+      (weight.get(posting.term) as number) *
+      (idf.get(posting.term) as number) *
+      termImpact(posting.frequency, posting.chunk_terms, stats.averageLength);
     scores.set(posting.chunk_id, (scores.get(posting.chunk_id) ?? 0) + score);
     if (!asked.has(posting.term)) continue;
     const own = ownTermsOf.get(posting.chunk_id);
@@ -178,11 +225,17 @@ async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilte
   const ordered = terms.filter((term) => idf.has(term));
   const mayHavePhrase = (id: number) => {
     const has = ownTermsOf.get(id);
-    return has !== undefined && ordered.some((term, i) => i + 1 < ordered.length && has.has(term) && has.has(ordered[i + 1]));
+    return (
+      has !== undefined && ordered.some((term, i) => i + 1 < ordered.length && has.has(term) && has.has(ordered[i + 1]))
+    );
   };
   const phraseCandidates = ordered.length > 1 ? head.filter((entry) => mayHavePhrase(entry.id)) : [];
   if (phraseCandidates.length > 0) {
-    for (const [id, text] of await chunkTexts(manager, phraseCandidates.map((entry) => entry.id))) texts.set(id, text);
+    for (const [id, text] of await chunkTexts(
+      manager,
+      phraseCandidates.map((entry) => entry.id),
+    ))
+      texts.set(id, text);
     for (const entry of phraseCandidates) {
       const text = texts.get(entry.id);
       if (text) entry.score += PHRASE_WEIGHT * proximityBonus(ordered, idf, searchableText(text.context, text.content));
@@ -197,14 +250,24 @@ async function textLeg(backend: SearchBackend, query: string, filter: ChunkFilte
  * that the list holds every chunk of the filter that has a vector: a company filter is compared exactly (see
  * nearestChunks), so a list shorter than asked for is the whole population; an HNSW scan may stop short of the limit.
  */
-async function vectorLeg(backend: SearchBackend, query: string, filter: ChunkFilter, limit: number): Promise<{ ranked: RankedId[]; everyChunk: boolean }> {
+async function vectorLeg(
+  backend: SearchBackend,
+  query: string,
+  filter: ChunkFilter,
+  limit: number,
+): Promise<{ ranked: RankedId[]; everyChunk: boolean }> {
   const embedder = await backend.models.current();
   // No model yet (an empty corpus), or a query with no known term (only stop words or symbols): nothing is near it.
   if (!embedder) return { ranked: [], everyChunk: false };
   const embedding = await embedder.embedQuery(query);
   if (!embedding.some((value) => value !== 0)) return { ranked: [], everyChunk: false };
   const ranked = await nearestChunks(backend.dataSource.manager, {
-    vector: toVectorLiteral(embedding), model: embedder.model, dimensions: embedder.dimensions, filter, limit, iterativeScan: backend.iterativeScan,
+    vector: toVectorLiteral(embedding),
+    model: embedder.model,
+    dimensions: embedder.dimensions,
+    filter,
+    limit,
+    iterativeScan: backend.iterativeScan,
   });
   return { ranked, everyChunk: filter.companyIds !== null && ranked.length < limit };
 }
@@ -228,7 +291,9 @@ function fuseLegs(text: RankedId[], vector: { ranked: RankedId[]; everyChunk: bo
 async function namedCompanies(backend: SearchBackend, query: string, filter: ChunkFilter): Promise<number[]> {
   if (filter.companyIds !== null) return [];
   const directory = await findCompanyDirectory(backend.dataSource.manager);
-  return findCompanies(query, directory).map((mention) => mention.company.id).slice(0, MAX_COMPANY_FILTER);
+  return findCompanies(query, directory)
+    .map((mention) => mention.company.id)
+    .slice(0, MAX_COMPANY_FILTER);
 }
 
 /** Fused candidates looked at per result (and at least), so near-duplicates and a document's extra chunks can be passed over. */
@@ -243,7 +308,10 @@ const MIN_POOL = 50;
 export async function search(backend: SearchBackend, request: SearchRequest): Promise<SearchHit[]> {
   const { query, topK, filter, mode } = validate(request);
   if (mode === 'VECTOR' && !backend.vectorAvailable) {
-    throw new AppError('BAD_USER_INPUT', 'Vector search is unavailable: the database has no pgvector extension; use mode TEXT or HYBRID');
+    throw new AppError(
+      'BAD_USER_INPUT',
+      'Vector search is unavailable: the database has no pgvector extension; use mode TEXT or HYBRID',
+    );
   }
   const lookFor = withoutInstructions(query);
   const named = await namedCompanies(backend, query, filter);
@@ -253,12 +321,21 @@ export async function search(backend: SearchBackend, request: SearchRequest): Pr
   const theirs = await rankedHits(backend, lookFor, { ...filter, companyIds: named }, topK, mode, false);
   if (theirs.length >= topK) return theirs;
   const shown = new Set(theirs.map((hit) => hit.chunkId));
-  const others = (await rankedHits(backend, lookFor, filter, topK, mode, false)).filter((hit) => !shown.has(hit.chunkId));
+  const others = (await rankedHits(backend, lookFor, filter, topK, mode, false)).filter(
+    (hit) => !shown.has(hit.chunkId),
+  );
   return [...theirs, ...others].slice(0, topK);
 }
 
 /** Each leg's candidates, fused, then chosen for diversity; the hits with their rows. */
-async function rankedHits(backend: SearchBackend, query: string, filter: ChunkFilter, topK: number, mode: SearchMode, fuseScores: boolean): Promise<SearchHit[]> {
+async function rankedHits(
+  backend: SearchBackend,
+  query: string,
+  filter: ChunkFilter,
+  topK: number,
+  mode: SearchMode,
+  fuseScores: boolean,
+): Promise<SearchHit[]> {
   // Each leg brings more candidates than asked for, so fusion can promote what only one leg found.
   const candidates = Math.max(topK * 4, 50);
   const runText = mode !== 'VECTOR';
@@ -275,9 +352,16 @@ async function rankedHits(backend: SearchBackend, query: string, filter: ChunkFi
   const pool = fused.slice(0, Math.max(topK * POOL_PER_RESULT, MIN_POOL));
   if (pool.length === 0) return [];
   const missing = pool.map((entry) => entry.id).filter((id) => !texts.has(id));
-  if (missing.length > 0) for (const [id, row] of await chunkTexts(backend.dataSource.manager, missing)) texts.set(id, row);
+  if (missing.length > 0)
+    for (const [id, row] of await chunkTexts(backend.dataSource.manager, missing)) texts.set(id, row);
   const chosen = diversify(
-    pool.filter((entry) => texts.has(entry.id)).map((entry) => ({ id: entry.id, documentId: (texts.get(entry.id) as { documentId: number }).documentId, content: (texts.get(entry.id) as { content: string }).content })),
+    pool
+      .filter((entry) => texts.has(entry.id))
+      .map((entry) => ({
+        id: entry.id,
+        documentId: (texts.get(entry.id) as { documentId: number }).documentId,
+        content: (texts.get(entry.id) as { content: string }).content,
+      })),
     topK,
   );
   const byId = new Map(pool.map((entry) => [entry.id, entry]));

@@ -1,8 +1,8 @@
 /**
  * A chunk's term frequencies as stored in `chunk_term_vectors.terms`: for each distinct term, its id in `search_terms`
  * (4 bytes) and its frequency in the chunk (2 bytes, at most 32,767), big-endian (as PostgreSQL's int4send and
- * int2send write them), in order of term id. Six bytes a term instead of about 22 as JSON keys and numbers: the term
- * vectors of 100,000 chunks take 42 MB instead of 144 MB, so they fit in the embedded database's page cache.
+ * int2send write them), in order of term id. Six bytes a term instead of about 22 as JSON keys and numbers, so the term
+ * vectors of a large corpus fit in the embedded database's page cache.
  */
 
 export const TERM_ENTRY_BYTES = 6;

@@ -1,20 +1,31 @@
 /**
- * The terms the built-in embedder counts in a text: stemmed content words and years. (A finance synonym lexicon was
- * tried as extra terms: its concepts occur in nearly every filing passage and blurred the fitted model, R@5 0.09
- * against 0.15 without on FinanceBench; the fitted model learns such relations from co-occurrence instead.)
+ * The terms the built-in embedder counts in a text: stemmed content words and years. No finance synonym
+ * lexicon: its concepts occur in nearly every filing passage and blur the fitted model, which learns such relations
+ * from co-occurrence instead (docs/evaluation.md).
  */
 
 const STOP_WORDS = new Set(
-  ('a an and are as at be been being but by can could did do does for from had has have how i if in into is it its ' +
+  (
+    'a an and are as at be been being but by can could did do does for from had has have how i if in into is it its ' +
     'may might more most of on or our over such than that the their them then there these they this those through to ' +
     'under up was we were what when where which while who whom why will with would you your also any each other per ' +
-    'about after again all am because before between both during few further here just only own same so some too very')
-    .split(' '),
+    'about after again all am because before between both during few further here just only own same so some too very'
+  ).split(' '),
 );
 
 const SUFFIX_RULES: Array<[RegExp, string]> = [
-  [/ies$/, 'y'], [/sses$/, 'ss'], [/([^s])s$/, '$1'], [/ingly$/, ''], [/edly$/, ''], [/ing$/, ''], [/ed$/, ''],
-  [/ational$/, 'ate'], [/ization$/, 'ize'], [/ness$/, ''], [/ments?$/, ''], [/ly$/, ''],
+  [/ies$/, 'y'],
+  [/sses$/, 'ss'],
+  [/([^s])s$/, '$1'],
+  [/ingly$/, ''],
+  [/edly$/, ''],
+  [/ing$/, ''],
+  [/ed$/, ''],
+  [/ational$/, 'ate'],
+  [/ization$/, 'ize'],
+  [/ness$/, ''],
+  [/ments?$/, ''],
+  [/ly$/, ''],
 ];
 
 /**
@@ -44,7 +55,11 @@ export function stem(word: string): string {
 
 /** Lower-case words and numbers; accents are folded ("Nestlé" → "nestle") so spellings with and without meet. */
 export function tokenize(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/&/g, ' and ');
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ');
   return (folded.match(/[\p{L}\p{N}]+/gu) ?? []).filter((token) => token.length > 1 || /\d/.test(token));
 }
 
@@ -84,16 +99,19 @@ export function termsOf(text: string): string[] {
  * details shown"), not what the passage is about; they are left out of what a query looks for.
  */
 const INSTRUCTION_WORDS = new Set(
-  ('answer answers answering question questions response respond responding give provide please calculate calculating ' +
+  (
+    'answer answers answering question questions response respond responding give provide please calculate calculating ' +
     'compute computing round rounded rounding decimal decimals place places unit units define defined definition ' +
     'using use based basing shown show details detail information relying rely perspective analyst assume assuming ' +
     'outlined clearly plainly stated state explain want need help us me judgment judgments reasonable approximation ' +
-    'exact possible resource resources only following asked')
-    .split(' '),
+    'exact possible resource resources only following asked'
+  ).split(' '),
 );
 
 /** The query without its instruction words; the query itself when nothing else is left. */
 export function withoutInstructions(query: string): string {
-  const kept = query.split(/\s+/).filter((word) => !INSTRUCTION_WORDS.has(word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')));
+  const kept = query
+    .split(/\s+/)
+    .filter((word) => !INSTRUCTION_WORDS.has(word.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '')));
   return kept.length > 0 ? kept.join(' ') : query;
 }

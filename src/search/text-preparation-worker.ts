@@ -1,16 +1,19 @@
-/** Worker-thread entry: prepares a large document's text off the main thread (see text-preparation.ts). */
+/** Worker-thread entry: prepares a PDF's or a large document's text off the main thread (see text-preparation.ts). */
 import { parentPort, workerData } from 'node:worker_threads';
 import { AppError } from '../shared/errors';
-import { prepareText, type WorkerAnswer } from './text-preparation';
-import type { DocumentFormat } from './search.types';
+import type { DocumentSource } from './document-source';
+import { prepareSource, type WorkerAnswer } from './text-preparation';
 
-const { content, format } = workerData as { content: string; format: DocumentFormat };
-let answer: WorkerAnswer;
-try {
-  answer = { prepared: prepareText(content, format) };
-} catch (error) {
-  // Anything else is a bug: thrown on, it reaches the service as the worker's 'error'.
-  if (!(error instanceof AppError)) throw error;
-  answer = { refused: { code: error.code, message: error.message } };
+async function answer({ source, period }: { source: DocumentSource; period: string | null }): Promise<WorkerAnswer> {
+  try {
+    return { prepared: await prepareSource(source, period) };
+  } catch (error) {
+    // Anything else is a bug: thrown on, it reaches the service as the worker's 'error'.
+    if (!(error instanceof AppError)) throw error;
+    return { refused: { code: error.code, message: error.message, details: error.details } };
+  }
 }
-parentPort?.postMessage(answer);
+
+void answer(workerData as { source: DocumentSource; period: string | null }).then((result) =>
+  parentPort?.postMessage(result),
+);

@@ -1,8 +1,8 @@
 import { MAPPINGS_BY_TAXONOMY, isAdditive, type FieldMapping, type StatementKind, type Taxonomy } from './concept-map';
-import { deriveFields } from './derived-fields';
-import type { ImportedStatement, ValueSource } from './imported-statement';
+import { deriveFields } from '../statements/derived-fields';
+import type { ImportedStatement, ValueSourceRow } from '../statements/imported-statement';
 
-export type { ImportedStatement, ValueSource } from './imported-statement';
+export type { ImportedStatement, ValueSourceRow } from '../statements/imported-statement';
 
 /**
  * SEC `companyfacts` (https://data.sec.gov/api/xbrl/companyfacts/CIK##########.json) → our fiscal periods and
@@ -40,7 +40,7 @@ export interface ImportedCompany {
   /** Month (1–12) in which the fiscal year usually ends. */
   fiscalYearEndMonth: number;
   statements: ImportedStatement[];
-  sources: ValueSource[];
+  sources: ValueSourceRow[];
 }
 
 export class UnsupportedFiling extends Error {}
@@ -109,14 +109,22 @@ export class FiscalCalendar {
 }
 
 /** Every fact of the mapped concepts in annual and interim reports, per concept, in the unit the mapping reads. */
-function mappedFacts(file: CompanyFactsFile, taxonomy: Taxonomy, currency: string): Map<string, { unit: string; facts: RawFact[] }> {
+function mappedFacts(
+  file: CompanyFactsFile,
+  taxonomy: Taxonomy,
+  currency: string,
+): Map<string, { unit: string; facts: RawFact[] }> {
   const concepts = file.facts[taxonomy] ?? {};
   const byConcept = new Map<string, { unit: string; facts: RawFact[] }>();
   for (const mapping of MAPPINGS_BY_TAXONOMY[taxonomy]) {
     const unit = unitOf(mapping, currency);
     for (const concept of mapping.concepts) {
       const facts = concepts[concept]?.units?.[unit];
-      if (facts && !byConcept.has(concept)) byConcept.set(concept, { unit, facts: facts.filter((fact) => FORMS.test(fact.form) && Number.isFinite(fact.val)) });
+      if (facts && !byConcept.has(concept))
+        byConcept.set(concept, {
+          unit,
+          facts: facts.filter((fact) => FORMS.test(fact.form) && Number.isFinite(fact.val)),
+        });
     }
   }
   return byConcept;
@@ -152,7 +160,8 @@ export function learnCalendar(file: CompanyFactsFile, taxonomy: Taxonomy = 'us-g
   for (const concept of Object.values(file.facts[taxonomy] ?? {})) {
     for (const facts of Object.values(concept.units)) {
       for (const fact of facts) {
-        if (!fact.start || !ANNUAL_FORMS.test(fact.form) || durationKind(days(fact.start, fact.end)) !== 'annual') continue;
+        if (!fact.start || !ANNUAL_FORMS.test(fact.form) || durationKind(days(fact.start, fact.end)) !== 'annual')
+          continue;
         annual.push(fact);
         if ((latestEndOfFiling.get(fact.accn) ?? '') < fact.end) latestEndOfFiling.set(fact.accn, fact.end);
       }
@@ -203,13 +212,26 @@ function labelsOf(fact: RawFact, calendar: FiscalCalendar): Labelled[] {
   const end = kind ? calendar.endOf(fact.end) : null;
   if (!kind || !end) return [];
   const fiscalYear = calendar.fiscalYear(end);
-  if (kind === 'annual') return Math.abs(days(fact.end, end)) <= 7 ? [{ label: `FY${fiscalYear}`, kind, fiscalYear, quarter: null, start: fact.start, end: fact.end }] : [];
+  if (kind === 'annual')
+    return Math.abs(days(fact.end, end)) <= 7
+      ? [{ label: `FY${fiscalYear}`, kind, fiscalYear, quarter: null, start: fact.start, end: fact.end }]
+      : [];
   // Year-to-date figures start where the fiscal year starts.
   if (kind !== 'quarter' && Math.abs(days(calendar.previousEnd(end), fact.start)) > 7) return [];
   const position = calendar.quarterOf(fact.end);
   if (!position) return [];
-  const label = kind === 'quarter' ? `Q${position.quarter}-${fiscalYear}` : kind === 'h1' ? `H1-${fiscalYear}` : `9M-${fiscalYear}`;
-  return [{ label, kind, fiscalYear, quarter: kind === 'quarter' ? position.quarter : null, start: fact.start, end: fact.end }];
+  const label =
+    kind === 'quarter' ? `Q${position.quarter}-${fiscalYear}` : kind === 'h1' ? `H1-${fiscalYear}` : `9M-${fiscalYear}`;
+  return [
+    {
+      label,
+      kind,
+      fiscalYear,
+      quarter: kind === 'quarter' ? position.quarter : null,
+      start: fact.start,
+      end: fact.end,
+    },
+  ];
 }
 
 interface Chosen {
@@ -225,7 +247,9 @@ interface Chosen {
 /** Per concept and label: the latest filed value, the first reported one, and whether they differ. */
 function choose(facts: RawFact[], calendar: FiscalCalendar): Map<string, Chosen> {
   const chosen = new Map<string, Chosen>();
-  const byFiling = [...facts].sort((a, b) => (a.filed === b.filed ? a.accn.localeCompare(b.accn) : a.filed.localeCompare(b.filed)));
+  const byFiling = [...facts].sort((a, b) =>
+    a.filed === b.filed ? a.accn.localeCompare(b.accn) : a.filed.localeCompare(b.filed),
+  );
   for (const fact of byFiling) {
     for (const period of labelsOf(fact, calendar)) {
       const seen = chosen.get(period.label);
@@ -250,15 +274,26 @@ function deriveQuarters(chosen: Map<string, Chosen>): void {
   const at = (label: string) => chosen.get(label);
   const derive = (label: string, quarter: number, fiscalYear: number, total: Chosen, parts: Chosen[]) => {
     const value = total.original.val - parts.reduce((sum, part) => sum + part.original.val, 0);
-    const start = addDays(parts.reduce((latest, part) => (part.period.end > latest ? part.period.end : latest), parts[0].period.end), 1);
+    const start = addDays(
+      parts.reduce((latest, part) => (part.period.end > latest ? part.period.end : latest), parts[0].period.end),
+      1,
+    );
     const fact = { ...total.original, val: value, start, end: total.period.end };
     chosen.set(label, {
       period: { label, kind: 'quarter', fiscalYear, quarter, start, end: total.period.end },
-      latest: fact, original: fact, restated: false, derived: true,
+      latest: fact,
+      original: fact,
+      restated: false,
+      derived: true,
     });
   };
   for (const fiscalYear of [...years].sort()) {
-    const [q1, h1, nine, fy] = [at(`Q1-${fiscalYear}`), at(`H1-${fiscalYear}`), at(`9M-${fiscalYear}`), at(`FY${fiscalYear}`)];
+    const [q1, h1, nine, fy] = [
+      at(`Q1-${fiscalYear}`),
+      at(`H1-${fiscalYear}`),
+      at(`9M-${fiscalYear}`),
+      at(`FY${fiscalYear}`),
+    ];
     if (!at(`Q2-${fiscalYear}`) && h1 && q1) derive(`Q2-${fiscalYear}`, 2, fiscalYear, h1, [q1]);
     if (!at(`Q3-${fiscalYear}`) && nine && h1) derive(`Q3-${fiscalYear}`, 3, fiscalYear, nine, [h1]);
     if (!at(`Q4-${fiscalYear}`) && fy) {
@@ -279,7 +314,9 @@ export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
   const taxonomy: Taxonomy | null = file.facts['us-gaap'] ? 'us-gaap' : file.facts['ifrs-full'] ? 'ifrs-full' : null;
   if (!taxonomy) {
     const taxonomies = Object.keys(file.facts).join(', ') || 'none';
-    throw new UnsupportedFiling(`${file.entityName} files neither us-gaap nor ifrs-full facts (taxonomies: ${taxonomies}), so it has no statements to import.`);
+    throw new UnsupportedFiling(
+      `${file.entityName} files neither us-gaap nor ifrs-full facts (taxonomies: ${taxonomies}), so it has no statements to import.`,
+    );
   }
   const mappings = MAPPINGS_BY_TAXONOMY[taxonomy];
   const currency = reportingCurrency(file, taxonomy);
@@ -292,7 +329,7 @@ export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
   }
 
   const statements = new Map<string, ImportedStatement>();
-  let sources: ValueSource[] = [];
+  let sources: ValueSourceRow[] = [];
   for (const mapping of mappings) {
     const usable = (chosen: Chosen | undefined, label: string) =>
       chosen !== undefined && STORED_PERIOD.test(label) && !(chosen.derived && !isAdditive(mapping)); // shares, per-share figures and instants are never derived
@@ -311,8 +348,19 @@ export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
       const value = mapping.negate ? -chosen.latest.val : chosen.latest.val;
       statement.values[mapping.field] = value;
       sources.push({
-        statement: mapping.statement, period: label, field: mapping.field, value, reportedValue: chosen.latest.val, concept,
-        accession: chosen.latest.accn, form: chosen.latest.form, filed: chosen.latest.filed, derived: chosen.derived, restated: chosen.restated,
+        statement: mapping.statement,
+        period: label,
+        field: mapping.field,
+        value,
+        reportedValue: chosen.latest.val,
+        concept,
+        accession: chosen.latest.accn,
+        form: chosen.latest.form,
+        filed: chosen.latest.filed,
+        derived: chosen.derived,
+        restated: chosen.restated,
+        documentId: null,
+        page: null,
       });
     }
   }
@@ -320,19 +368,30 @@ export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
   // A balance sheet is a date at which the filer reported total assets; other instants (the opening cash of a
   // cash-flow statement, a note's debt table) are not balance sheets.
   for (const [key, statement] of statements) {
-    if (Object.keys(statement.values).length === 0 || (statement.statement === 'balance' && statement.values.totalAssets === undefined)) statements.delete(key);
+    if (
+      Object.keys(statement.values).length === 0 ||
+      (statement.statement === 'balance' && statement.values.totalAssets === undefined)
+    )
+      statements.delete(key);
   }
   sources = sources.filter((source) => statements.has(`${source.statement}:${source.period}`));
-  if (statements.size === 0) throw new UnsupportedFiling(`${file.entityName} files no ${taxonomy} facts of the concepts the import maps, in annual or quarterly reports`);
+  if (statements.size === 0)
+    throw new UnsupportedFiling(
+      `${file.entityName} files no ${taxonomy} facts of the concepts the import maps, in annual or quarterly reports`,
+    );
   fillPeriodSpans(statements);
-  const ends = [...statements.values()].filter((s) => s.fiscalQuarter === null).map((s) => Number(s.periodEnd.slice(5, 7)));
+  const ends = [...statements.values()]
+    .filter((s) => s.fiscalQuarter === null)
+    .map((s) => Number(s.periodEnd.slice(5, 7)));
   return {
     cik: Number(file.cik),
     name: file.entityName,
     taxonomy,
     currency,
     fiscalYearEndMonth: mode(ends) ?? 12,
-    statements: [...statements.values()].sort((a, b) => a.periodEnd.localeCompare(b.periodEnd) || a.statement.localeCompare(b.statement)),
+    statements: [...statements.values()].sort(
+      (a, b) => a.periodEnd.localeCompare(b.periodEnd) || a.statement.localeCompare(b.statement),
+    ),
     sources,
   };
 }
@@ -342,7 +401,11 @@ export function importCompanyFacts(file: CompanyFactsFile): ImportedCompany {
  * the year's periods, the mapping's order breaking ties. A year's flows and its quarters' then always come from the
  * same concept (a company that tags D&A one way in its 10-K and another in its 10-Qs gets one of them throughout).
  */
-function conceptsByYear(mapping: FieldMapping, perConcept: Map<string, Map<string, Chosen>>, usable: (chosen: Chosen, label: string) => boolean): Map<number, string> {
+function conceptsByYear(
+  mapping: FieldMapping,
+  perConcept: Map<string, Map<string, Chosen>>,
+  usable: (chosen: Chosen, label: string) => boolean,
+): Map<number, string> {
   const best = new Map<number, { concept: string; count: number }>();
   for (const concept of mapping.concepts) {
     const counts = new Map<number, number>();
@@ -351,15 +414,21 @@ function conceptsByYear(mapping: FieldMapping, perConcept: Map<string, Map<strin
       const fiscalYear = Number(label.slice(-4));
       counts.set(fiscalYear, (counts.get(fiscalYear) ?? 0) + 1);
     }
-    for (const [fiscalYear, count] of counts) if (count > (best.get(fiscalYear)?.count ?? 0)) best.set(fiscalYear, { concept, count });
+    for (const [fiscalYear, count] of counts)
+      if (count > (best.get(fiscalYear)?.count ?? 0)) best.set(fiscalYear, { concept, count });
   }
   return new Map([...best].map(([fiscalYear, { concept }]) => [fiscalYear, concept]));
 }
 
 function newStatement(statement: StatementKind, period: Labelled): ImportedStatement {
   return {
-    statement, period: period.label, fiscalYear: period.fiscalYear, fiscalQuarter: period.quarter,
-    periodStart: period.start ?? '', periodEnd: period.end, values: {},
+    statement,
+    period: period.label,
+    fiscalYear: period.fiscalYear,
+    fiscalQuarter: period.quarter,
+    periodStart: period.start ?? '',
+    periodEnd: period.end,
+    values: {},
   };
 }
 
@@ -368,7 +437,8 @@ function fillPeriodSpans(statements: Map<string, ImportedStatement>): void {
   for (const statement of statements.values()) {
     if (statement.periodStart) continue;
     const sibling = statements.get(`income:${statement.period}`) ?? statements.get(`cashFlow:${statement.period}`);
-    statement.periodStart = sibling?.periodStart || addDays(statement.periodEnd, statement.fiscalQuarter === null ? -363 : -90);
+    statement.periodStart =
+      sibling?.periodStart || addDays(statement.periodEnd, statement.fiscalQuarter === null ? -363 : -90);
   }
 }
 

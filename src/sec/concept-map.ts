@@ -7,7 +7,9 @@
  *
  * Fields whose name starts with `_` are inputs of derived fields (see derived-fields.ts) and are not stored.
  */
-export type StatementKind = 'income' | 'balance' | 'cashFlow';
+import type { StatementKind } from '../statements/statement-kind';
+
+export type { StatementKind } from '../statements/statement-kind';
 export type Taxonomy = 'us-gaap' | 'ifrs-full';
 /** money: the reporting currency (companyfacts `units` key USD, TWD…); per share: "<currency>/shares". */
 export type FactUnit = 'money' | 'moneyPerShare' | 'shares';
@@ -25,21 +27,47 @@ export interface FieldMapping {
   negate?: boolean;
 }
 
-const money = (statement: StatementKind, field: string, concepts: string[], negate?: boolean): FieldMapping =>
-  ({ statement, field, concepts, unit: 'money', ...(negate ? { negate } : {}) });
+const money = (statement: StatementKind, field: string, concepts: string[], negate?: boolean): FieldMapping => ({
+  statement,
+  field,
+  concepts,
+  unit: 'money',
+  ...(negate ? { negate } : {}),
+});
 
-const DEPRECIATION = ['DepreciationDepletionAndAmortization', 'DepreciationAndAmortization', 'DepreciationAmortizationAndAccretionNet'];
+const DEPRECIATION = [
+  'DepreciationDepletionAndAmortization',
+  'DepreciationAndAmortization',
+  'DepreciationAmortizationAndAccretionNet',
+];
 
 export const US_GAAP_MAPPINGS: FieldMapping[] = [
   // Income statement (durations)
   money('income', 'revenue', [
-    'Revenues', 'RevenueFromContractWithCustomerExcludingAssessedTax', 'SalesRevenueNet', 'RevenueFromContractWithCustomerIncludingAssessedTax',
-    'SalesRevenueGoodsNet', 'RevenuesNetOfInterestExpense', 'InterestAndDividendIncomeOperating', 'PremiumsEarnedNet',
+    'Revenues',
+    'RevenueFromContractWithCustomerExcludingAssessedTax',
+    'SalesRevenueNet',
+    'RevenueFromContractWithCustomerIncludingAssessedTax',
+    'SalesRevenueGoodsNet',
+    'RevenuesNetOfInterestExpense',
+    'InterestAndDividendIncomeOperating',
+    'PremiumsEarnedNet',
   ]),
-  money('income', 'costOfRevenue', ['CostOfRevenue', 'CostOfGoodsAndServicesSold', 'CostOfGoodsSold', 'CostOfGoodsAndServiceExcludingDepreciationDepletionAndAmortization']),
+  money('income', 'costOfRevenue', [
+    'CostOfRevenue',
+    'CostOfGoodsAndServicesSold',
+    'CostOfGoodsSold',
+    'CostOfGoodsAndServiceExcludingDepreciationDepletionAndAmortization',
+  ]),
   money('income', 'grossProfit', ['GrossProfit']),
-  money('income', 'researchAndDevelopment', ['ResearchAndDevelopmentExpense', 'ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost']),
-  money('income', 'sellingGeneralAndAdministrative', ['SellingGeneralAndAdministrativeExpense', 'GeneralAndAdministrativeExpense']),
+  money('income', 'researchAndDevelopment', [
+    'ResearchAndDevelopmentExpense',
+    'ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost',
+  ]),
+  money('income', 'sellingGeneralAndAdministrative', [
+    'SellingGeneralAndAdministrativeExpense',
+    'GeneralAndAdministrativeExpense',
+  ]),
   money('income', 'operatingExpenses', ['OperatingExpenses']),
   money('income', 'operatingIncome', ['OperatingIncomeLoss']),
   money('income', 'interestExpense', ['InterestExpense', 'InterestExpenseNonoperating', 'InterestExpenseDebt']),
@@ -51,19 +79,49 @@ export const US_GAAP_MAPPINGS: FieldMapping[] = [
   // Attributable to the parent's shareholders; ProfitLoss (which includes non-controlling interests) only for a
   // company that files nothing else.
   money('income', 'netIncome', ['NetIncomeLoss', 'ProfitLoss', 'NetIncomeLossAvailableToCommonStockholdersBasic']),
-  { statement: 'income', field: 'epsBasic', unit: 'moneyPerShare', concepts: ['EarningsPerShareBasic', 'EarningsPerShareBasicAndDiluted'] },
-  { statement: 'income', field: 'epsDiluted', unit: 'moneyPerShare', concepts: ['EarningsPerShareDiluted', 'EarningsPerShareBasicAndDiluted'] },
-  { statement: 'income', field: 'sharesBasic', unit: 'shares', concepts: ['WeightedAverageNumberOfSharesOutstandingBasic'] },
-  { statement: 'income', field: 'sharesDiluted', unit: 'shares', concepts: ['WeightedAverageNumberOfDilutedSharesOutstanding'] },
+  {
+    statement: 'income',
+    field: 'epsBasic',
+    unit: 'moneyPerShare',
+    concepts: ['EarningsPerShareBasic', 'EarningsPerShareBasicAndDiluted'],
+  },
+  {
+    statement: 'income',
+    field: 'epsDiluted',
+    unit: 'moneyPerShare',
+    concepts: ['EarningsPerShareDiluted', 'EarningsPerShareBasicAndDiluted'],
+  },
+  {
+    statement: 'income',
+    field: 'sharesBasic',
+    unit: 'shares',
+    concepts: ['WeightedAverageNumberOfSharesOutstandingBasic'],
+  },
+  {
+    statement: 'income',
+    field: 'sharesDiluted',
+    unit: 'shares',
+    concepts: ['WeightedAverageNumberOfDilutedSharesOutstanding'],
+  },
   money('income', 'depreciationAndAmortization', DEPRECIATION),
   // Balance sheet (instants)
   money('balance', 'cashAndEquivalents', ['CashAndCashEquivalentsAtCarryingValue', 'CashAndDueFromBanks']),
   // Cash, cash equivalents and restricted cash together (the total the cash-flow statement rolls forward).
   money('balance', '_cashAndRestrictedCash', ['CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalents']),
   // Restricted cash lines, when the total above is not reported.
-  money('balance', '_restrictedCashCurrent', ['RestrictedCashCurrent', 'RestrictedCashAndCashEquivalentsAtCarryingValue']),
-  money('balance', '_restrictedCashNoncurrent', ['RestrictedCashNoncurrent', 'RestrictedCashAndCashEquivalentsNoncurrent']),
-  money('balance', 'shortTermInvestments', ['ShortTermInvestments', 'MarketableSecuritiesCurrent', 'AvailableForSaleSecuritiesDebtSecuritiesCurrent']),
+  money('balance', '_restrictedCashCurrent', [
+    'RestrictedCashCurrent',
+    'RestrictedCashAndCashEquivalentsAtCarryingValue',
+  ]),
+  money('balance', '_restrictedCashNoncurrent', [
+    'RestrictedCashNoncurrent',
+    'RestrictedCashAndCashEquivalentsNoncurrent',
+  ]),
+  money('balance', 'shortTermInvestments', [
+    'ShortTermInvestments',
+    'MarketableSecuritiesCurrent',
+    'AvailableForSaleSecuritiesDebtSecuritiesCurrent',
+  ]),
   money('balance', 'receivables', ['AccountsReceivableNetCurrent']),
   money('balance', 'inventory', ['InventoryNet']),
   money('balance', 'totalCurrentAssets', ['AssetsCurrent']),
@@ -74,7 +132,10 @@ export const US_GAAP_MAPPINGS: FieldMapping[] = [
   // added when short-term borrowings are not reported; DebtCurrent is all current debt, used only without the lines.
   money('balance', 'shortTermBorrowings', ['ShortTermBorrowings', 'OtherShortTermBorrowings']),
   money('balance', 'commercialPaper', ['CommercialPaper']),
-  money('balance', 'currentPortionOfLongTermDebt', ['LongTermDebtCurrent', 'LongTermDebtAndCapitalLeaseObligationsCurrent']),
+  money('balance', 'currentPortionOfLongTermDebt', [
+    'LongTermDebtCurrent',
+    'LongTermDebtAndCapitalLeaseObligationsCurrent',
+  ]),
   money('balance', '_debtCurrent', ['DebtCurrent']),
   money('balance', 'totalCurrentLiabilities', ['LiabilitiesCurrent']),
   money('balance', 'longTermDebt', ['LongTermDebtNoncurrent', 'LongTermDebtAndCapitalLeaseObligations']),
@@ -84,11 +145,21 @@ export const US_GAAP_MAPPINGS: FieldMapping[] = [
   money('balance', 'retainedEarnings', ['RetainedEarningsAccumulatedDeficit']),
   money('balance', 'totalEquity', ['StockholdersEquity']),
   money('balance', 'nonControllingInterest', ['MinorityInterest']),
-  money('balance', '_equityIncludingNonControllingInterest', ['StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest']),
+  money('balance', '_equityIncludingNonControllingInterest', [
+    'StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest',
+  ]),
   // Temporary (mezzanine) equity: one total, or the parent's part plus redeemable non-controlling interests.
-  money('balance', '_temporaryEquityTotal', ['TemporaryEquityCarryingAmountIncludingPortionAttributableToNoncontrollingInterests']),
-  money('balance', '_temporaryEquityOfParent', ['TemporaryEquityCarryingAmountAttributableToParent', 'TemporaryEquityValueExcludingAdditionalPaidInCapital']),
-  money('balance', '_redeemableNonControllingInterest', ['RedeemableNoncontrollingInterestEquityCarryingAmount', 'RedeemableNoncontrollingInterestEquityCommonCarryingAmount']),
+  money('balance', '_temporaryEquityTotal', [
+    'TemporaryEquityCarryingAmountIncludingPortionAttributableToNoncontrollingInterests',
+  ]),
+  money('balance', '_temporaryEquityOfParent', [
+    'TemporaryEquityCarryingAmountAttributableToParent',
+    'TemporaryEquityValueExcludingAdditionalPaidInCapital',
+  ]),
+  money('balance', '_redeemableNonControllingInterest', [
+    'RedeemableNoncontrollingInterestEquityCarryingAmount',
+    'RedeemableNoncontrollingInterestEquityCommonCarryingAmount',
+  ]),
   // The equity component of convertible notes, presented as temporary equity while the notes are currently
   // convertible (ASC 480-10-S99); used as such only where it is exactly what the filer's own total needs.
   money('balance', '_convertibleDebtEquityComponent', ['DebtInstrumentConvertibleCarryingAmountOfTheEquityComponent']),
@@ -98,14 +169,29 @@ export const US_GAAP_MAPPINGS: FieldMapping[] = [
   money('cashFlow', 'netIncome', ['ProfitLoss', 'NetIncomeLoss']),
   money('cashFlow', 'depreciationAndAmortization', DEPRECIATION),
   money('cashFlow', 'stockBasedCompensation', ['ShareBasedCompensation', 'AllocatedShareBasedCompensationExpense']),
-  money('cashFlow', 'operatingCashFlow', ['NetCashProvidedByUsedInOperatingActivities', 'NetCashProvidedByUsedInOperatingActivitiesContinuingOperations']),
-  money('cashFlow', 'capitalExpenditure', ['PaymentsToAcquirePropertyPlantAndEquipment', 'PaymentsToAcquireProductiveAssets'], true),
-  money('cashFlow', 'investingCashFlow', ['NetCashProvidedByUsedInInvestingActivities', 'NetCashProvidedByUsedInInvestingActivitiesContinuingOperations']),
+  money('cashFlow', 'operatingCashFlow', [
+    'NetCashProvidedByUsedInOperatingActivities',
+    'NetCashProvidedByUsedInOperatingActivitiesContinuingOperations',
+  ]),
+  money(
+    'cashFlow',
+    'capitalExpenditure',
+    ['PaymentsToAcquirePropertyPlantAndEquipment', 'PaymentsToAcquireProductiveAssets'],
+    true,
+  ),
+  money('cashFlow', 'investingCashFlow', [
+    'NetCashProvidedByUsedInInvestingActivities',
+    'NetCashProvidedByUsedInInvestingActivitiesContinuingOperations',
+  ]),
   money('cashFlow', 'dividendsPaid', ['PaymentsOfDividends', 'PaymentsOfDividendsCommonStock'], true),
   money('cashFlow', 'shareRepurchases', ['PaymentsForRepurchaseOfCommonStock'], true),
-  money('cashFlow', 'financingCashFlow', ['NetCashProvidedByUsedInFinancingActivities', 'NetCashProvidedByUsedInFinancingActivitiesContinuingOperations']),
+  money('cashFlow', 'financingCashFlow', [
+    'NetCashProvidedByUsedInFinancingActivities',
+    'NetCashProvidedByUsedInFinancingActivitiesContinuingOperations',
+  ]),
   money('cashFlow', 'netChangeInCash', [
-    'CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect', 'CashAndCashEquivalentsPeriodIncreaseDecrease',
+    'CashCashEquivalentsRestrictedCashAndRestrictedCashEquivalentsPeriodIncreaseDecreaseIncludingExchangeRateEffect',
+    'CashAndCashEquivalentsPeriodIncreaseDecrease',
   ]),
 ];
 
@@ -115,7 +201,11 @@ export const IFRS_MAPPINGS: FieldMapping[] = [
   money('income', 'costOfRevenue', ['CostOfSales']),
   money('income', 'grossProfit', ['GrossProfit']),
   money('income', 'researchAndDevelopment', ['ResearchAndDevelopmentExpense']),
-  money('income', 'sellingGeneralAndAdministrative', ['SellingGeneralAndAdministrativeExpense', 'AdministrativeExpense', 'GeneralAndAdministrativeExpense']),
+  money('income', 'sellingGeneralAndAdministrative', [
+    'SellingGeneralAndAdministrativeExpense',
+    'AdministrativeExpense',
+    'GeneralAndAdministrativeExpense',
+  ]),
   money('income', 'operatingExpenses', ['OperatingExpenseExcludingCostOfSales']),
   money('income', 'operatingIncome', ['ProfitLossFromOperatingActivities']),
   money('income', 'interestExpense', ['InterestExpense', 'FinanceCosts']),
@@ -126,7 +216,10 @@ export const IFRS_MAPPINGS: FieldMapping[] = [
   { statement: 'income', field: 'epsDiluted', unit: 'moneyPerShare', concepts: ['DilutedEarningsLossPerShare'] },
   { statement: 'income', field: 'sharesBasic', unit: 'shares', concepts: ['WeightedAverageShares'] },
   { statement: 'income', field: 'sharesDiluted', unit: 'shares', concepts: ['AdjustedWeightedAverageShares'] },
-  money('income', 'depreciationAndAmortization', ['DepreciationAndAmortisationExpense', 'AdjustmentsForDepreciationAndAmortisationExpense']),
+  money('income', 'depreciationAndAmortization', [
+    'DepreciationAndAmortisationExpense',
+    'AdjustmentsForDepreciationAndAmortisationExpense',
+  ]),
   money('balance', 'cashAndEquivalents', ['CashAndCashEquivalents']),
   money('balance', 'restrictedCash', ['CurrentRestrictedCashAndCashEquivalents', 'RestrictedCashAndCashEquivalents']),
   money('balance', 'receivables', ['CurrentTradeReceivables', 'TradeAndOtherCurrentReceivables']),
@@ -147,10 +240,18 @@ export const IFRS_MAPPINGS: FieldMapping[] = [
   money('balance', '_equityIncludingNonControllingInterest', ['Equity']),
   money('balance', 'totalLiabilitiesAndEquity', ['EquityAndLiabilities']),
   money('cashFlow', 'netIncome', ['ProfitLoss']),
-  money('cashFlow', 'depreciationAndAmortization', ['AdjustmentsForDepreciationAndAmortisationExpense', 'DepreciationExpense']),
+  money('cashFlow', 'depreciationAndAmortization', [
+    'AdjustmentsForDepreciationAndAmortisationExpense',
+    'DepreciationExpense',
+  ]),
   money('cashFlow', 'stockBasedCompensation', ['AdjustmentsForSharebasedPayments']),
   money('cashFlow', 'operatingCashFlow', ['CashFlowsFromUsedInOperatingActivities', 'CashFlowsFromUsedInOperations']),
-  money('cashFlow', 'capitalExpenditure', ['PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities', 'PurchaseOfPropertyPlantAndEquipment'], true),
+  money(
+    'cashFlow',
+    'capitalExpenditure',
+    ['PurchaseOfPropertyPlantAndEquipmentClassifiedAsInvestingActivities', 'PurchaseOfPropertyPlantAndEquipment'],
+    true,
+  ),
   money('cashFlow', 'investingCashFlow', ['CashFlowsFromUsedInInvestingActivities']),
   money('cashFlow', 'dividendsPaid', ['DividendsPaidClassifiedAsFinancingActivities', 'DividendsPaid'], true),
   money('cashFlow', 'shareRepurchases', ['PaymentsToAcquireOrRedeemEntitysShares'], true),
@@ -158,10 +259,10 @@ export const IFRS_MAPPINGS: FieldMapping[] = [
   money('cashFlow', 'netChangeInCash', ['IncreaseDecreaseInCashAndCashEquivalents']),
 ];
 
-export const MAPPINGS_BY_TAXONOMY: Record<Taxonomy, FieldMapping[]> = { 'us-gaap': US_GAAP_MAPPINGS, 'ifrs-full': IFRS_MAPPINGS };
-
-/** Kept for callers that only read us-gaap (the evaluation's concept lookup spans both). */
-export const FIELD_MAPPINGS: FieldMapping[] = US_GAAP_MAPPINGS;
+export const MAPPINGS_BY_TAXONOMY: Record<Taxonomy, FieldMapping[]> = {
+  'us-gaap': US_GAAP_MAPPINGS,
+  'ifrs-full': IFRS_MAPPINGS,
+};
 
 export const MAPPED_CONCEPTS = new Set([...US_GAAP_MAPPINGS, ...IFRS_MAPPINGS].flatMap((mapping) => mapping.concepts));
 

@@ -25,7 +25,10 @@ export interface ParsedFiling {
 function deiValue(html: string, name: string): string | null {
   const match = new RegExp(`<ix:nonNumeric[^>]*name="dei:${name}"[^>]*>([\\s\\S]*?)</ix:nonNumeric>`, 'i').exec(html);
   if (!match) return null;
-  const text = match[1].replace(/<[^>]+>/g, '').replace(/&#160;|&nbsp;/g, ' ').trim();
+  const text = match[1]
+    .replace(/<[^>]+>/g, '')
+    .replace(/&#160;|&nbsp;/g, ' ')
+    .trim();
   return text || null;
 }
 
@@ -47,14 +50,22 @@ export function splitSections(text: string, form: string | null): FilingSection[
     if (!heading || line.length > 200 || TOC_LINE.test(line)) return;
     const item = heading[1].toUpperCase().replace(/^(\d+)([A-C])$/, '$1$2');
     const key = quarterly ? `${part}_item${item}` : `item_${item}`;
-    starts.push({ line: index, key, title: `Item ${item}. ${heading[2].replace(/\s+/g, ' ').trim()}`.replace(/\.\s*$/, '').trim() });
+    starts.push({
+      line: index,
+      key,
+      title: `Item ${item}. ${heading[2].replace(/\s+/g, ' ').trim()}`.replace(/\.\s*$/, '').trim(),
+    });
   });
   const best = new Map<string, FilingSection>();
   starts.forEach((start, i) => {
     const end = i + 1 < starts.length ? starts[i + 1].line : lines.length;
-    const body = lines.slice(start.line + 1, end).join('\n').trim();
+    const body = lines
+      .slice(start.line + 1, end)
+      .join('\n')
+      .trim();
     const seen = best.get(start.key);
-    if (!seen || body.length > seen.text.length) best.set(start.key, { key: start.key, title: start.title, text: body });
+    if (!seen || body.length > seen.text.length)
+      best.set(start.key, { key: start.key, title: start.title, text: body });
   });
   return [...best.values()].filter((section) => section.text.length >= 200);
 }
@@ -63,7 +74,14 @@ export function parseFiling(html: string): ParsedFiling {
   const form = deiValue(html, 'DocumentType');
   const year = deiValue(html, 'DocumentFiscalYearFocus');
   const focus = deiValue(html, 'DocumentFiscalPeriodFocus');
-  const period = year && /^\d{4}$/.test(year) && focus ? (focus === 'FY' ? `FY${year}` : /^Q[1-4]$/.test(focus) ? `${focus}-${year}` : null) : null;
+  const period =
+    year && /^\d{4}$/.test(year) && focus
+      ? focus === 'FY'
+        ? `FY${year}`
+        : /^Q[1-4]$/.test(focus)
+          ? `${focus}-${year}`
+          : null
+      : null;
   const cik = deiValue(html, 'EntityCentralIndexKey');
   // The hidden inline-XBRL header holds contexts and units, not text a reader sees.
   const visible = html.replace(/<ix:header>[\s\S]*?<\/ix:header>/gi, '');

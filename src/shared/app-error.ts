@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
@@ -49,7 +50,11 @@ export class AppError extends Error {
 
   /** GraphQL copies an error's `extensions`, so an AppError thrown in a resolver keeps its code and HTTP status. */
   get extensions(): Record<string, unknown> {
-    return { code: this.code, ...(this.details === undefined ? {} : { details: this.details }), http: { status: this.status } };
+    return {
+      code: this.code,
+      ...(this.details === undefined ? {} : { details: this.details }),
+      http: { status: this.status },
+    };
   }
 }
 

@@ -39,7 +39,10 @@ export function restCase(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(restCase);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [snakeName(key), NAME_VALUED_KEYS.has(key) && typeof inner === 'string' ? snakeName(inner) : restCase(inner)]),
+      Object.entries(value).map(([key, inner]) => [
+        snakeName(key),
+        NAME_VALUED_KEYS.has(key) && typeof inner === 'string' ? snakeName(inner) : restCase(inner),
+      ]),
     );
   }
   return value;

@@ -1,6 +1,6 @@
 import type { Logger } from './logger';
 import { AppError } from './app-error';
-import { databaseUnavailable } from '../db/database-unavailable';
+import { databaseUnavailable } from './database-unavailable';
 
 // The codes and the AppError class live in app-error.ts, so that the database's outage mapping can use them while
 // this module's translator uses it.
@@ -11,8 +11,12 @@ export * from './app-error';
  * Services check their inputs; this is the net under them.
  */
 export function userErrorFromDatabase(error: unknown): AppError | null {
-  const code = (error as { code?: string; driverError?: { code?: string } } | null)?.driverError?.code ?? (error as { code?: string } | null)?.code;
-  return code === '22021' || code === '22P05' ? new AppError('BAD_USER_INPUT', 'Text must not contain NUL characters') : null;
+  const code =
+    (error as { code?: string; driverError?: { code?: string } } | null)?.driverError?.code ??
+    (error as { code?: string } | null)?.code;
+  return code === '22021' || code === '22P05'
+    ? new AppError('BAD_USER_INPUT', 'Text must not contain NUL characters')
+    : null;
 }
 
 /**
@@ -28,5 +32,8 @@ export function toAppError(error: unknown, logger: Logger, what = 'request faile
   const fromDatabase = userErrorFromDatabase(error);
   if (fromDatabase) return fromDatabase;
   logger.error(what, { requestId, error: error instanceof Error ? error.stack : String(error) });
-  return new AppError('INTERNAL_SERVER_ERROR', requestId ? `Internal server error (request id ${requestId})` : 'Internal server error');
+  return new AppError(
+    'INTERNAL_SERVER_ERROR',
+    requestId ? `Internal server error (request id ${requestId})` : 'Internal server error',
+  );
 }

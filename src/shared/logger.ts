@@ -1,5 +1,6 @@
-import type { LogLevel } from '../config/config';
 import { debugScopeRequestId } from './request-context';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
@@ -17,7 +18,10 @@ export interface Logger {
  * for a request carries its `requestId` (the one sent back in X-Request-Id): passed in `fields` by the code that
  * writes it, or, at debug level, taken from the request's debug scope (see request-context).
  */
-export function createLogger(level: LogLevel, sink: (line: string) => void = (line) => process.stderr.write(line)): Logger {
+export function createLogger(
+  level: LogLevel,
+  sink: (line: string) => void = (line) => process.stderr.write(line),
+): Logger {
   const write = (at: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] < ORDER[level]) return;
     const { requestId = debugScopeRequestId(), ...rest } = fields ?? {};

@@ -4,8 +4,8 @@ import type { IncomingMessage } from 'node:http';
 /**
  * A request's id travels explicitly: the HTTP server names each request, transports put the id into the resolvers'
  * context, and code that logs or reports a failure for a request passes it along. AsyncLocalStorage would carry it
- * implicitly, but on Node 20 it runs a hook on every promise the process creates (measured at up to a tenth of a
- * nested page's CPU on a busy machine; issue 18). It is kept for debug logging only, where TypeORM writes SQL lines
+ * implicitly, but on Node 20 it runs a hook on every promise the process creates, a cost paid by every request. It is
+ * kept for debug logging only, where TypeORM writes SQL lines
  * with no request at hand.
  */
 const requestIds = new WeakMap<IncomingMessage, string>();

@@ -2,13 +2,18 @@ import { ObjectType } from 'type-graphql';
 import { Entity } from 'typeorm';
 import { LineItem, StatementPeriodColumns } from './statement-fields';
 
-@ObjectType({ simpleResolvers: true, description: 'Balance sheet at the end of a fiscal period (a fiscal year shares the balance of its last quarter).' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'Balance sheet at the end of a fiscal period (a fiscal year shares the balance of its last quarter).',
+})
 @Entity('balance_sheets')
 export class BalanceSheet extends StatementPeriodColumns {
   @LineItem('Cash and cash equivalents.')
   cashAndEquivalents!: number | null;
 
-  @LineItem('Restricted cash and restricted cash equivalents (not in cash and cash equivalents; the cash-flow statement rolls both forward).')
+  @LineItem(
+    'Restricted cash and restricted cash equivalents (not in cash and cash equivalents; the cash-flow statement rolls both forward).',
+  )
   restrictedCash!: number | null;
 
   @LineItem('Short-term (marketable) investments.')
@@ -68,9 +73,13 @@ export class BalanceSheet extends StatementPeriodColumns {
   @LineItem('Non-controlling (minority) interest in consolidated subsidiaries, within equity.')
   nonControllingInterest!: number | null;
 
-  @LineItem('Temporary (mezzanine) equity: redeemable shares and redeemable non-controlling interests, between liabilities and equity.')
+  @LineItem(
+    'Temporary (mezzanine) equity: redeemable shares and redeemable non-controlling interests, between liabilities and equity.',
+  )
   temporaryEquity!: number | null;
 
-  @LineItem('Total liabilities and equity: total liabilities + total equity + non-controlling interest + temporary equity; equals total assets.')
+  @LineItem(
+    'Total liabilities and equity: total liabilities + total equity + non-controlling interest + temporary equity; equals total assets.',
+  )
   totalLiabilitiesAndEquity!: number | null;
 }

@@ -4,7 +4,8 @@ import { LineItem, StatementPeriodColumns } from './statement-fields';
 
 @ObjectType({
   simpleResolvers: true,
-  description: 'Cash flow statement for one fiscal period. Amounts are signed as they move cash: outflows are negative.',
+  description:
+    'Cash flow statement for one fiscal period. Amounts are signed as they move cash: outflows are negative.',
 })
 @Entity('cash_flow_statements')
 export class CashFlowStatement extends StatementPeriodColumns {

@@ -11,19 +11,31 @@
 import type { IncomeStatement } from './income-statement.entity';
 import type { BalanceSheet } from './balance-sheet.entity';
 import type { CashFlowStatement } from './cash-flow-statement.entity';
+import type { StatementKind } from './statement-kind';
 
 type Amounts<T> = { [K in keyof T]?: T[K] };
 type Maybe = number | null | undefined;
 
-export type CheckName = 'balance' | 'yearEqualsSumOfQuarters' | 'cashRollForward' | 'grossProfit';
+export type CheckName = 'balance' | 'yearEqualsSumOfQuarters' | 'cashRollForward' | 'grossProfit' | 'filingsAgree';
 
-export const CHECK_NAMES: CheckName[] = ['balance', 'yearEqualsSumOfQuarters', 'cashRollForward', 'grossProfit'];
+export const CHECK_NAMES: CheckName[] = [
+  'balance',
+  'yearEqualsSumOfQuarters',
+  'cashRollForward',
+  'grossProfit',
+  'filingsAgree',
+];
 
 export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
-  balance: 'total_assets = total_liabilities + total_equity + non_controlling_interest + temporary_equity (balance sheets)',
-  yearEqualsSumOfQuarters: 'each flow of a fiscal year = the sum of its four quarters, where all four are stored (income and cash-flow statements of a year)',
-  cashRollForward: 'net_change_in_cash = (cash_and_equivalents + restricted_cash) at the end − the same at the end of the previous period (cash-flow statements)',
+  balance:
+    'total_assets = total_liabilities + total_equity + non_controlling_interest + temporary_equity (balance sheets)',
+  yearEqualsSumOfQuarters:
+    'each flow of a fiscal year = the sum of its four quarters, where all four are stored (income and cash-flow statements of a year)',
+  cashRollForward:
+    'net_change_in_cash = (cash_and_equivalents + restricted_cash) at the end − the same at the end of the previous period (cash-flow statements)',
   grossProfit: 'gross_profit = revenue − cost_of_revenue (income statements that have all three)',
+  filingsAgree:
+    'each value = the value a stored filing of the company shows for the same field and period (statements from XBRL facts or demo data that a stored filing also shows)',
 };
 
 export interface QualityCheck {
@@ -45,37 +57,54 @@ export function roundingUnit(values: Maybe[]): number {
   return unit;
 }
 
-const NOT_AMOUNTS = new Set(['id', 'companyId', 'fiscalYear', 'fiscalQuarter', 'epsBasic', 'epsDiluted', 'sharesBasic', 'sharesDiluted']);
+const NOT_AMOUNTS = new Set([
+  'id',
+  'companyId',
+  'fiscalYear',
+  'fiscalQuarter',
+  'epsBasic',
+  'epsDiluted',
+  'sharesBasic',
+  'sharesDiluted',
+]);
+
+// A statement's cap, once per statement object: every check of a year compares each of ~20 fields with the same four
+// quarters, and a statement row is never changed after it is read.
+const unitCaps = new WeakMap<object, number>();
 
 /** The coarsest unit an amount of this statement can have: the largest power of ten up to a thousandth of its largest amount. */
 export function statementUnitCap(statement: object | null | undefined): number {
-  // A loop, not entries/filter/map: this runs for every input of every check of every statement read (issue 18).
+  if (!statement) return 1;
+  const known = unitCaps.get(statement);
+  if (known !== undefined) return known;
+  // A loop, not entries/filter/map: this runs for every statement a check reads.
   let largest = 0;
-  const values = (statement ?? {}) as Record<string, unknown>;
+  const values = statement as Record<string, unknown>;
   for (const key of Object.keys(values)) {
     const value = values[key];
     if (typeof value === 'number' && !NOT_AMOUNTS.has(key) && Math.abs(value) > largest) largest = Math.abs(value);
   }
   let cap = 1;
   while (cap * 10 <= largest / 1000 && cap < 1_000_000) cap *= 10;
+  unitCaps.set(statement, cap);
   return cap;
 }
 
 /** How far a comparison may be off through rounding alone: half the unit of each amount (capped by its statement's). */
 export function roundingTolerance(inputs: Array<[Maybe, object | null | undefined]>): number {
-  // Most inputs of a check come from the same statement: its cap is worked out once.
-  const caps = new Map<object | null | undefined, number>();
   let sum = 0;
-  for (const [value, statement] of inputs) {
-    if (!known(value)) continue;
-    let cap = caps.get(statement);
-    if (cap === undefined) caps.set(statement, (cap = statementUnitCap(statement)));
-    sum += Math.min(roundingUnit([value]), cap) / 2;
-  }
+  for (const [value, statement] of inputs)
+    if (known(value)) sum += Math.min(roundingUnit([value]), statementUnitCap(statement)) / 2;
   return sum;
 }
 
-function result(check: CheckName, difference: number, inputs: Array<[Maybe, object | null | undefined]>, detail: string, failure: string): QualityCheck {
+function result(
+  check: CheckName,
+  difference: number,
+  inputs: Array<[Maybe, object | null | undefined]>,
+  detail: string,
+  failure: string,
+): QualityCheck {
   const tolerance = roundingTolerance(inputs);
   const passed = Math.abs(difference) <= tolerance;
   return { check, passed, difference, tolerance, detail: passed ? detail : `${detail}. ${failure}` };
@@ -89,29 +118,58 @@ export function balanceCheck(b: Amounts<BalanceSheet>): QualityCheck | null {
   if (!known(b.totalAssets)) return null;
   const parts = [b.totalLiabilities, b.totalEquity, b.nonControllingInterest, b.temporaryEquity];
   if (!known(b.totalLiabilities) || !known(b.totalEquity)) {
-    const missing = [!known(b.totalLiabilities) && 'total liabilities', !known(b.totalEquity) && 'total equity'].filter(Boolean).join(' and ');
-    return { check: 'balance', passed: false, difference: null, tolerance: 0, detail: `Cannot be checked: ${missing} not reported` };
+    const missing = [!known(b.totalLiabilities) && 'total liabilities', !known(b.totalEquity) && 'total equity']
+      .filter(Boolean)
+      .join(' and ');
+    return {
+      check: 'balance',
+      passed: false,
+      difference: null,
+      tolerance: 0,
+      detail: `Cannot be checked: ${missing} not reported`,
+    };
   }
   const right = parts.filter(known).reduce((sum, value) => sum + value, 0);
   const difference = b.totalAssets - right;
   const filedTotal = b.totalLiabilitiesAndEquity;
-  const why = known(filedTotal) && Math.abs(filedTotal - b.totalAssets) <= roundingTolerance([[filedTotal, b], [b.totalAssets, b]])
-    ? `The filing's own total liabilities and equity (${money(filedTotal)}) equals total assets, so ${money(difference)} sits in a line between liabilities and equity that the filer tagged with a concept of its own`
-    : `The filing's own totals do not add up (total liabilities and equity ${known(filedTotal) ? money(filedTotal) : 'not reported'})`;
-  return result('balance', difference, [b.totalAssets, ...parts].map((value) => [value, b] as [Maybe, object]), `Total assets ${money(b.totalAssets)} against liabilities, equity, non-controlling interest and temporary equity ${money(right)}`, why);
+  const why =
+    known(filedTotal) &&
+    Math.abs(filedTotal - b.totalAssets) <=
+      roundingTolerance([
+        [filedTotal, b],
+        [b.totalAssets, b],
+      ])
+      ? `The filing's own total liabilities and equity (${money(filedTotal)}) equals total assets, so ${money(difference)} sits in a line between liabilities and equity that the filer tagged with a concept of its own`
+      : `The filing's own totals do not add up (total liabilities and equity ${known(filedTotal) ? money(filedTotal) : 'not reported'})`;
+  return result(
+    'balance',
+    difference,
+    [b.totalAssets, ...parts].map((value) => [value, b] as [Maybe, object]),
+    `Total assets ${money(b.totalAssets)} against liabilities, equity, non-controlling interest and temporary equity ${money(right)}`,
+    why,
+  );
 }
 
 export function grossProfitCheck(i: Amounts<IncomeStatement>): QualityCheck | null {
   if (!known(i.grossProfit) || !known(i.revenue) || !known(i.costOfRevenue)) return null;
   const difference = i.grossProfit - (i.revenue - i.costOfRevenue);
-  return result('grossProfit', difference, [i.grossProfit, i.revenue, i.costOfRevenue].map((value) => [value, i] as [Maybe, object]), `Gross profit ${money(i.grossProfit)} against revenue − cost of revenue ${money(i.revenue - i.costOfRevenue)}`,
-    'The filing tags a gross profit that is not revenue minus cost of revenue (a cost line outside cost of revenue, or a revenue concept other than the one stored)');
+  return result(
+    'grossProfit',
+    difference,
+    [i.grossProfit, i.revenue, i.costOfRevenue].map((value) => [value, i] as [Maybe, object]),
+    `Gross profit ${money(i.grossProfit)} against revenue − cost of revenue ${money(i.revenue - i.costOfRevenue)}`,
+    'The filing tags a gross profit that is not revenue minus cost of revenue (a cost line outside cost of revenue, or a revenue concept other than the one stored)',
+  );
 }
 
 /** Fields of a fiscal year that are sums of its quarters (amounts; not per-share figures or share counts). */
 const NOT_ADDITIVE = new Set(['epsBasic', 'epsDiluted', 'sharesBasic', 'sharesDiluted']);
 
-export function yearSumCheck(year: Record<string, unknown>, quarters: Array<Record<string, unknown> | null>, fields: string[]): QualityCheck | null {
+export function yearSumCheck(
+  year: Record<string, unknown>,
+  quarters: Array<Record<string, unknown> | null>,
+  fields: string[],
+): QualityCheck | null {
   if (quarters.length !== 4 || quarters.some((q) => q === null)) return null;
   let worst: { field: string; difference: number; tolerance: number } | null = null;
   const failing: string[] = [];
@@ -122,42 +180,78 @@ export function yearSumCheck(year: Record<string, unknown>, quarters: Array<Reco
     if (!known(total) || !parts.every(known)) continue;
     compared += 1;
     const difference = total - (parts as number[]).reduce((sum, value) => sum + value, 0);
-    const tolerance = roundingTolerance([[total, year], ...parts.map((value, i) => [value, quarters[i]] as [Maybe, object | null])]);
+    const tolerance = roundingTolerance([
+      [total, year],
+      ...parts.map((value, i) => [value, quarters[i]] as [Maybe, object | null]),
+    ]);
     if (Math.abs(difference) > tolerance) failing.push(`${field} ${money(difference)}`);
-    if (!worst || Math.abs(difference) - tolerance > Math.abs(worst.difference) - worst.tolerance) worst = { field, difference, tolerance };
+    if (!worst || Math.abs(difference) - tolerance > Math.abs(worst.difference) - worst.tolerance)
+      worst = { field, difference, tolerance };
   }
   if (!worst) return null;
   const detail = `${compared} amounts of the year compared with the sum of its four quarters`;
   return failing.length === 0
-    ? { check: 'yearEqualsSumOfQuarters', passed: true, difference: worst.difference, tolerance: worst.tolerance, detail }
+    ? {
+        check: 'yearEqualsSumOfQuarters',
+        passed: true,
+        difference: worst.difference,
+        tolerance: worst.tolerance,
+        detail,
+      }
     : {
-      check: 'yearEqualsSumOfQuarters', passed: false, difference: worst.difference, tolerance: worst.tolerance,
-      detail: `${detail}. The filings disagree (a quarter restated after the year was filed, or a year-to-date figure that is not the sum of its quarters): ${failing.join(', ')}`,
-    };
+        check: 'yearEqualsSumOfQuarters',
+        passed: false,
+        difference: worst.difference,
+        tolerance: worst.tolerance,
+        detail: `${detail}. The filings disagree (a quarter restated after the year was filed, or a year-to-date figure that is not the sum of its quarters): ${failing.join(', ')}`,
+      };
 }
 
-export function cashRollForwardCheck(c: Amounts<CashFlowStatement>, closing: Amounts<BalanceSheet> | null, opening: Amounts<BalanceSheet> | null): QualityCheck | null {
-  if (!known(c.netChangeInCash) || !known(closing?.cashAndEquivalents) || !known(opening?.cashAndEquivalents)) return null;
+export function cashRollForwardCheck(
+  c: Amounts<CashFlowStatement>,
+  closing: Amounts<BalanceSheet> | null,
+  opening: Amounts<BalanceSheet> | null,
+): QualityCheck | null {
+  if (!known(c.netChangeInCash) || !known(closing?.cashAndEquivalents) || !known(opening?.cashAndEquivalents))
+    return null;
   const [closingCash, openingCash] = [closing?.cashAndEquivalents as number, opening?.cashAndEquivalents as number];
   // Since ASU 2016-18 the statement rolls cash and restricted cash forward together; before it, cash alone.
-  const withRestricted = result('cashRollForward', c.netChangeInCash - (closingCash + (closing?.restrictedCash ?? 0) - openingCash - (opening?.restrictedCash ?? 0)),
-    [[c.netChangeInCash, c], [closingCash, closing], [closing?.restrictedCash, closing], [openingCash, opening], [opening?.restrictedCash, opening]],
+  const withRestricted = result(
+    'cashRollForward',
+    c.netChangeInCash - (closingCash + (closing?.restrictedCash ?? 0) - openingCash - (opening?.restrictedCash ?? 0)),
+    [
+      [c.netChangeInCash, c],
+      [closingCash, closing],
+      [closing?.restrictedCash, closing],
+      [openingCash, opening],
+      [opening?.restrictedCash, opening],
+    ],
     `Net change in cash ${money(c.netChangeInCash)} against cash and restricted cash ${money(openingCash + (opening?.restrictedCash ?? 0))} → ${money(closingCash + (closing?.restrictedCash ?? 0))}`,
     !known(closing?.restrictedCash) || !known(opening?.restrictedCash)
       ? 'Restricted cash is not reported at both dates, and the net change of the cash-flow statement may include it'
-      : 'The cash-flow statement rolls forward a different cash total (e.g. cash held for sale or in a disposal group)');
-  if (withRestricted.passed || (!known(closing?.restrictedCash) && !known(opening?.restrictedCash))) return withRestricted;
-  const cashAlone = result('cashRollForward', c.netChangeInCash - (closingCash - openingCash), [[c.netChangeInCash, c], [closingCash, closing], [openingCash, opening]],
-    `Net change in cash ${money(c.netChangeInCash)} against cash and equivalents alone ${money(openingCash)} → ${money(closingCash)} (a statement from before restricted cash was rolled forward with it)`, '');
+      : 'The cash-flow statement rolls forward a different cash total (e.g. cash held for sale or in a disposal group)',
+  );
+  if (withRestricted.passed || (!known(closing?.restrictedCash) && !known(opening?.restrictedCash)))
+    return withRestricted;
+  const cashAlone = result(
+    'cashRollForward',
+    c.netChangeInCash - (closingCash - openingCash),
+    [
+      [c.netChangeInCash, c],
+      [closingCash, closing],
+      [openingCash, opening],
+    ],
+    `Net change in cash ${money(c.netChangeInCash)} against cash and equivalents alone ${money(openingCash)} → ${money(closingCash)} (a statement from before restricted cash was rolled forward with it)`,
+    '',
+  );
   return cashAlone.passed ? cashAlone : withRestricted;
 }
 
-export type StatementKindName = 'income' | 'balance' | 'cashFlow';
 type Values = Record<string, unknown>;
 
 /** A statement and what its checks compare it with. */
 export interface CheckInputs {
-  kind: StatementKindName;
+  kind: StatementKind;
   values: Values;
   /** For a fiscal year's income or cash-flow statement: its four quarters' statements of the same kind (null where missing). */
   quarters: Array<Values | null> | null;
@@ -167,15 +261,24 @@ export interface CheckInputs {
 }
 
 const PERIOD_KEYS = new Set(['id', 'companyId', 'fiscalYear', 'fiscalQuarter']);
-const amountFields = (values: Values) => Object.keys(values).filter((key) => typeof values[key] === 'number' && !PERIOD_KEYS.has(key));
+const amountFields = (values: Values) =>
+  Object.keys(values).filter((key) => typeof values[key] === 'number' && !PERIOD_KEYS.has(key));
 
 /** The checks that apply to one statement (those whose inputs are all stored). */
 export function statementChecks(inputs: CheckInputs): QualityCheck[] {
   const checks: Array<QualityCheck | null> = [];
   if (inputs.kind === 'balance') checks.push(balanceCheck(inputs.values as Amounts<BalanceSheet>));
   if (inputs.kind === 'income') checks.push(grossProfitCheck(inputs.values as Amounts<IncomeStatement>));
-  if (inputs.kind !== 'balance' && inputs.quarters) checks.push(yearSumCheck(inputs.values, inputs.quarters, amountFields(inputs.values)));
-  if (inputs.kind === 'cashFlow') checks.push(cashRollForwardCheck(inputs.values as Amounts<CashFlowStatement>, inputs.closing as Amounts<BalanceSheet> | null, inputs.opening as Amounts<BalanceSheet> | null));
+  if (inputs.kind !== 'balance' && inputs.quarters)
+    checks.push(yearSumCheck(inputs.values, inputs.quarters, amountFields(inputs.values)));
+  if (inputs.kind === 'cashFlow')
+    checks.push(
+      cashRollForwardCheck(
+        inputs.values as Amounts<CashFlowStatement>,
+        inputs.closing as Amounts<BalanceSheet> | null,
+        inputs.opening as Amounts<BalanceSheet> | null,
+      ),
+    );
   return checks.filter((check): check is QualityCheck => check !== null);
 }
 
@@ -189,8 +292,70 @@ export function relatedPeriods(period: string): { quarters: string[] | null; pre
   return { quarters: null, previous: q === 1 ? `Q4-${y - 1}` : `Q${q - 1}-${y}` };
 }
 
+/** The other statements a statement's checks compare it with: its year's quarters; for cash flow, its opening and closing balance sheets. */
+export function comparedStatements(kind: StatementKind, period: string): Array<[StatementKind, string]> {
+  const { quarters, previous } = relatedPeriods(period);
+  const compared: Array<[StatementKind, string]> =
+    kind !== 'balance' && quarters ? quarters.map((quarter) => [kind, quarter]) : [];
+  if (kind === 'cashFlow')
+    compared.push(['balance', period], ...(previous ? [['balance', previous] as [StatementKind, string]] : []));
+  return compared;
+}
+
+/** A value a stored filing of the company shows for a statement that XBRL facts (or demo data) made. */
+export interface FiledValue {
+  field: string;
+  /** As stored (payments negated into outflows). */
+  value: number;
+  documentId: number;
+  page: number | null;
+  /** The line's label as the filing writes it. */
+  label: string;
+}
+
+/**
+ * Whether a statement's values agree with what the company's stored filings show for them, each within the rounding
+ * of both; null when no filing shows any of its values. The stored value is kept either way: a disagreement is
+ * flagged, never settled here.
+ */
+export function filingsAgreeCheck(values: Values, filed: readonly FiledValue[]): QualityCheck | null {
+  const compared = filed
+    .filter((shown) => known(values[shown.field] as Maybe))
+    .map((shown) => {
+      const stored = values[shown.field] as number;
+      const tolerance = roundingUnit([shown.value]) / 2 + roundingTolerance([[stored, values]]);
+      return { shown, stored, difference: stored - shown.value, tolerance };
+    });
+  if (compared.length === 0) return null;
+  const off = compared
+    .filter((c) => Math.abs(c.difference) > c.tolerance)
+    .sort((a, b) => Math.abs(b.difference) - Math.abs(a.difference));
+  const where = (c: (typeof compared)[number]) =>
+    `document ${c.shown.documentId}${c.shown.page ? `, page ${c.shown.page}` : ''}`;
+  return {
+    check: 'filingsAgree',
+    passed: off.length === 0,
+    difference: off.length > 0 ? off[0].difference : 0,
+    tolerance: off.length > 0 ? off[0].tolerance : Math.max(...compared.map((c) => c.tolerance)),
+    detail:
+      off.length === 0
+        ? `${compared.length} value${compared.length === 1 ? '' : 's'} agree with the stored filings`
+        : off
+            .map(
+              (c) =>
+                `${c.shown.field} is ${money(c.stored)}; ${where(c)} shows ${money(c.shown.value)} as “${c.shown.label}”`,
+            )
+            .join('; '),
+  };
+}
+
 /** Inputs of a statement's checks, from a lookup of the company's statements by kind and period label. */
-export function checkInputs(kind: StatementKindName, period: string, values: Values, lookup: (kind: StatementKindName, period: string) => Values | null): CheckInputs {
+export function checkInputs(
+  kind: StatementKind,
+  period: string,
+  values: Values,
+  lookup: (kind: StatementKind, period: string) => Values | null,
+): CheckInputs {
   const { quarters, previous } = relatedPeriods(period);
   return {
     kind,
@@ -211,26 +376,49 @@ export interface CheckSummary {
   /** passed / checked; null when nothing was checked. */
   passRate: number | null;
   /** The failing statements, newest first: statement kind, period, difference and why. */
-  failures: Array<{ statement: StatementKindName; period: string; difference: number | null; detail: string }>;
+  failures: Array<{ statement: StatementKind; period: string; difference: number | null; detail: string }>;
 }
 
 /** Every check over all of a company's statements, per check. */
-export function summarizeChecks(statements: Array<{ kind: StatementKindName; period: string; periodEnd: string; values: Values }>): CheckSummary[] {
+export function summarizeChecks(
+  statements: Array<{
+    kind: StatementKind;
+    period: string;
+    periodEnd: string;
+    values: Values;
+    filed?: readonly FiledValue[];
+  }>,
+): CheckSummary[] {
   const byKey = new Map(statements.map((s) => [`${s.kind}|${s.period}`, s.values]));
-  const lookup = (kind: StatementKindName, period: string) => byKey.get(`${kind}|${period}`) ?? null;
-  const summaries = new Map<CheckName, CheckSummary>(CHECK_NAMES.map((check) => [check, { check, description: CHECK_DESCRIPTIONS[check], checked: 0, passed: 0, failed: 0, passRate: null, failures: [] }]));
-  const newestFirst = [...statements].sort((a, b) => b.periodEnd.localeCompare(a.periodEnd) || a.period.localeCompare(b.period));
+  const lookup = (kind: StatementKind, period: string) => byKey.get(`${kind}|${period}`) ?? null;
+  const summaries = new Map<CheckName, CheckSummary>(
+    CHECK_NAMES.map((check) => [
+      check,
+      { check, description: CHECK_DESCRIPTIONS[check], checked: 0, passed: 0, failed: 0, passRate: null, failures: [] },
+    ]),
+  );
+  const newestFirst = [...statements].sort(
+    (a, b) => b.periodEnd.localeCompare(a.periodEnd) || a.period.localeCompare(b.period),
+  );
   for (const statement of newestFirst) {
-    for (const check of statementChecks(checkInputs(statement.kind, statement.period, statement.values, lookup))) {
+    const filed = filingsAgreeCheck(statement.values, statement.filed ?? []);
+    const checks = statementChecks(checkInputs(statement.kind, statement.period, statement.values, lookup));
+    for (const check of filed ? [...checks, filed] : checks) {
       const summary = summaries.get(check.check) as CheckSummary;
       summary.checked += 1;
       if (check.passed) summary.passed += 1;
       else {
         summary.failed += 1;
-        summary.failures.push({ statement: statement.kind, period: statement.period, difference: check.difference, detail: check.detail });
+        summary.failures.push({
+          statement: statement.kind,
+          period: statement.period,
+          difference: check.difference,
+          detail: check.detail,
+        });
       }
     }
   }
-  for (const summary of summaries.values()) summary.passRate = summary.checked === 0 ? null : summary.passed / summary.checked;
+  for (const summary of summaries.values())
+    summary.passRate = summary.checked === 0 ? null : summary.passed / summary.checked;
   return [...summaries.values()];
 }

@@ -1,5 +1,5 @@
 import { badUserInput } from '../shared/errors';
-import { PERIOD_FORMS } from '../operations/period-forms';
+import { PERIOD_FORMS, PERIOD_FORM_NAMES } from '../operations/period-forms';
 
 export { PERIOD_FORMS };
 
@@ -20,7 +20,8 @@ export interface FiscalPeriod {
 }
 
 /** What a caller asked for: one exact period, the newest one of a type that has data, or the trailing twelve months. */
-export type PeriodRequest = { kind: 'exact'; period: FiscalPeriod } | { kind: 'latest'; type: PeriodType } | { kind: 'ttm' };
+export type PeriodRequest =
+  { kind: 'exact'; period: FiscalPeriod } | { kind: 'latest'; type: PeriodType } | { kind: 'ttm' };
 
 /** The label of trailing-twelve-months statements and ratios (never stored). */
 export const TTM_LABEL = 'TTM';
@@ -41,9 +42,10 @@ export function fiscalYear(year: number): FiscalPeriod {
 
 function checkYear(year: number, input: string): number {
   if (year < MIN_FISCAL_YEAR || year > MAX_FISCAL_YEAR) {
-    throw badUserInput(`Invalid period "${input}": the year must be between ${MIN_FISCAL_YEAR} and ${MAX_FISCAL_YEAR}`, {
-      accepted: PERIOD_FORMS,
-    });
+    throw badUserInput(
+      `Invalid period "${input}": the year must be between ${MIN_FISCAL_YEAR} and ${MAX_FISCAL_YEAR}`,
+      { field: 'period', accepted: PERIOD_FORM_NAMES },
+    );
   }
   return year;
 }
@@ -69,7 +71,11 @@ export function parsePeriodRequest(input: string | null | undefined): PeriodRequ
   if (normalized === 'latest-fy') return { kind: 'latest', type: 'ANNUAL' };
   if (normalized === 'ttm') return { kind: 'ttm' };
   const period = parseExactPeriod(input);
-  if (!period) throw badUserInput(`Invalid period "${input}": use ${PERIOD_FORMS}`, { accepted: PERIOD_FORMS });
+  if (!period)
+    throw badUserInput(`Invalid period "${input}": use ${PERIOD_FORMS}`, {
+      field: 'period',
+      accepted: PERIOD_FORM_NAMES,
+    });
   return { kind: 'exact', period };
 }
 
@@ -82,7 +88,9 @@ export function previousPeriod(period: FiscalPeriod): FiscalPeriod {
 
 /** The same period one fiscal year earlier, used for year-over-year growth. */
 export function samePeriodLastYear(period: FiscalPeriod): FiscalPeriod {
-  return period.type === 'ANNUAL' ? fiscalYear(period.fiscalYear - 1) : quarter(period.fiscalYear - 1, period.fiscalQuarter as number);
+  return period.type === 'ANNUAL'
+    ? fiscalYear(period.fiscalYear - 1)
+    : quarter(period.fiscalYear - 1, period.fiscalQuarter as number);
 }
 
 type PeriodOrder = Pick<FiscalPeriod, 'fiscalYear' | 'fiscalQuarter'>;
@@ -100,7 +108,8 @@ export function compareNewestFirst(a: PeriodOrder, b: PeriodOrder): number {
 export function periodDates(period: FiscalPeriod, fiscalYearEndMonth: number): { start: string; end: string } {
   // Month index counted from year 0 makes month arithmetic across year boundaries trivial.
   const fiscalYearEndIndex = period.fiscalYear * 12 + (fiscalYearEndMonth - 1);
-  const lastMonth = period.type === 'ANNUAL' ? fiscalYearEndIndex : fiscalYearEndIndex - 3 * (4 - (period.fiscalQuarter as number));
+  const lastMonth =
+    period.type === 'ANNUAL' ? fiscalYearEndIndex : fiscalYearEndIndex - 3 * (4 - (period.fiscalQuarter as number));
   const firstMonth = lastMonth - (period.type === 'ANNUAL' ? 11 : 2);
   const toDate = (monthIndex: number, day: number) => {
     const date = new Date(Date.UTC(Math.floor(monthIndex / 12), monthIndex % 12, day));

@@ -3,15 +3,20 @@ import type { EntityManager } from 'typeorm';
 import { CAPS } from '../operations/catalog';
 import { compareNewestFirst, type PeriodType } from './fiscal-period';
 import { financialPeriodOf } from './available-period';
-import { recentStatements, statementColumnNames, type RecentStatementsRead, type StatementKind } from './statement.repository';
-import type { CompanyReadAhead } from '../companies/company.repository';
+import {
+  recentStatements,
+  statementColumnNames,
+  type RecentStatementsRead,
+  type StatementKind,
+} from './statement.repository';
+import type { ReadAhead } from '../db/read-ahead';
 import { FinancialPeriod } from './statement.types';
 
 /**
  * The statement histories of a page of companies (`companies { items { statements(type, last) { incomeStatement {…} } } }`),
  * read with the page in its own SQL statement, planned from the selection before graphql-js walks the page, instead of one look-up per
- * company, period and statement through the loaders (issue 18: a nested page of 20 cost 10 ms of CPU, most of it
- * promises, rows and columns nobody asked for). Only what the selection names is read: the periods of each
+ * company, period and statement through the loaders (whose cost is mostly promises, rows and columns nobody asked
+ * for). Only what the selection names is read: the periods of each
  * `(type, last)` asked for and, of each statement kind selected under them, the selected columns.
  *
  * The resolvers of `Company.statements` and of the statements under a period look here first and answer at once
@@ -28,9 +33,17 @@ interface HistoryRequest {
   kinds: Map<StatementKind, ColumnChoice>;
 }
 
-/** The GraphQL field of a period that holds each statement kind. */
-const KIND_FIELDS: Record<string, StatementKind> = { incomeStatement: 'income', balanceSheet: 'balance', cashFlow: 'cashFlow' };
-const TYPE_NAMES: Record<StatementKind, string> = { income: 'IncomeStatement', balance: 'BalanceSheet', cashFlow: 'CashFlowStatement' };
+/** The GraphQL field of a company or a period that holds each statement kind, and the kind's GraphQL type. */
+export const KIND_FIELDS: Record<string, StatementKind> = {
+  incomeStatement: 'income',
+  balanceSheet: 'balance',
+  cashFlow: 'cashFlow',
+};
+export const TYPE_NAMES: Record<StatementKind, string> = {
+  income: 'IncomeStatement',
+  balance: 'BalanceSheet',
+  cashFlow: 'CashFlowStatement',
+};
 const { maxPeriods: MAX_HISTORY } = CAPS.history;
 
 const historyKey = (type: PeriodType, last: number) => `${type}|${last}`;
@@ -90,7 +103,7 @@ export class HistoryPrefetch {
    * The planned histories as a read-ahead of the company page: each company's histories come in the page's own
    * statement, one JSON value per company with every planned `(type, last)`, and land here by the company object.
    */
-  readAhead(manager: EntityManager, requests: HistoryRequest[]): CompanyReadAhead {
+  readAhead(manager: EntityManager, requests: HistoryRequest[]): ReadAhead<{ id: number }> {
     let reads: RecentStatementsRead[] = [];
     return {
       expression: () => {

@@ -2,7 +2,10 @@ import { ObjectType } from 'type-graphql';
 import { Entity } from 'typeorm';
 import { LineItem, StatementPeriodColumns } from './statement-fields';
 
-@ObjectType({ simpleResolvers: true, description: 'Income statement for one fiscal period. Amounts in the reporting currency; per-share items per share.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'Income statement for one fiscal period. Amounts in the reporting currency; per-share items per share.',
+})
 @Entity('income_statements')
 export class IncomeStatement extends StatementPeriodColumns {
   @LineItem('Total revenue (net sales).')

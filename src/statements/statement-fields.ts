@@ -20,12 +20,27 @@ export function LineItem(description: string): PropertyDecorator {
   };
 }
 
+/** The columns of a statement row that say which company and period it is, as opposed to the figures it reports. */
+export const STATEMENT_KEY_COLUMNS: ReadonlySet<string> = new Set([
+  'id',
+  'companyId',
+  'period',
+  'fiscalYear',
+  'fiscalQuarter',
+  'periodStart',
+  'periodEnd',
+  'currency',
+]);
+
 /**
  * Columns every statement row carries: which company and which fiscal period it describes.
  * `simpleResolvers` (here and on the other types of a nested page): their plain fields need no middleware, and
  * graphql-js's own property read skips the wrapper type-graphql would otherwise run for each of them.
  */
-@ObjectType({ simpleResolvers: true, description: "Columns shared by every statement (not itself part of the schema)." })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'Columns shared by every statement (not itself part of the schema).',
+})
 @Index(['companyId', 'period'], { unique: true })
 export abstract class StatementPeriodColumns {
   @PrimaryGeneratedColumn()
@@ -35,7 +50,10 @@ export abstract class StatementPeriodColumns {
   @Column('integer')
   companyId!: number;
 
-  @Field({ description: 'Fiscal period label: Q<n>-<yyyy> or FY<yyyy>; TTM for the trailing twelve months (the four quarters ending at periodEnd; balance sheets are the newest quarter\'s).' })
+  @Field({
+    description:
+      "Fiscal period label: Q<n>-<yyyy> or FY<yyyy>; TTM for the trailing twelve months (the four quarters ending at periodEnd; balance sheets are the newest quarter's).",
+  })
   @Column('varchar', { length: 10 })
   period!: string;
 
@@ -51,7 +69,9 @@ export abstract class StatementPeriodColumns {
   @Column('date')
   periodStart!: string;
 
-  @Field(() => LocalDateResolver, { description: 'Last day of the period (the balance sheet date for balance sheets).' })
+  @Field(() => LocalDateResolver, {
+    description: 'Last day of the period (the balance sheet date for balance sheets).',
+  })
   @Column('date')
   periodEnd!: string;
 
@@ -59,4 +79,3 @@ export abstract class StatementPeriodColumns {
   @Column('varchar', { length: 3 })
   currency!: string;
 }
-

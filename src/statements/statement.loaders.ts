@@ -5,11 +5,21 @@ import type { BalanceSheet } from './balance-sheet.entity';
 import type { CashFlowStatement } from './cash-flow-statement.entity';
 import { compareNewestFirst, type PeriodType } from './fiscal-period';
 import type { ValueSource } from './value-source.type';
+import type { FiledValue } from './data-quality';
 import { HistoryPrefetch } from './history-prefetch';
 import { availablePeriodOf, type AvailablePeriod } from './available-period';
 
 export type { AvailablePeriod } from './available-period';
-import { findStatementPeriods, findStatements, findValueSources, type StatementKey, type StatementKind, type StatementOf, type StatementPeriodRow } from './statement.repository';
+import {
+  findFiledValues,
+  findStatementPeriods,
+  findStatements,
+  findValueSources,
+  type StatementKey,
+  type StatementKind,
+  type StatementOf,
+  type StatementPeriodRow,
+} from './statement.repository';
 
 export type { StatementKey, StatementKind } from './statement.repository';
 
@@ -25,6 +35,8 @@ export interface StatementLoaders {
   balance: DataLoader<StatementKey, BalanceSheet | null, string>;
   cashFlow: DataLoader<StatementKey, CashFlowStatement | null, string>;
   provenance: Record<StatementKind, DataLoader<StatementKey, ValueSource[], string>>;
+  /** What stored filings show for statements XBRL facts made (for the filings-agree check). */
+  filed: Record<StatementKind, DataLoader<StatementKey, FiledValue[], string>>;
   /** Histories a page of companies read ahead in one statement (see history-prefetch). */
   prefetched: HistoryPrefetch;
 }
@@ -54,7 +66,9 @@ function periodsByCompany(companyIds: readonly number[], rows: StatementPeriodRo
 
 /** The periods of many companies in one query, newest first, each with the statements it has. */
 function periodsLoader(manager: EntityManager) {
-  return new DataLoader<number, AvailablePeriod[]>(async (companyIds) => periodsByCompany(companyIds, await findStatementPeriods(manager, companyIds)));
+  return new DataLoader<number, AvailablePeriod[]>(async (companyIds) =>
+    periodsByCompany(companyIds, await findStatementPeriods(manager, companyIds)),
+  );
 }
 
 /**
@@ -67,27 +81,43 @@ function periodsOfTypeLoader(manager: EntityManager) {
       const types = new Set(keys.map((key) => key.type));
       const companyIds = [...new Set(keys.map((key) => key.companyId))];
       // One query: of one type when the whole batch wants one (the usual case), else of both.
-      const lists = periodsByCompany(companyIds, await findStatementPeriods(manager, companyIds, types.size === 1 ? keys[0].type : null));
+      const lists = periodsByCompany(
+        companyIds,
+        await findStatementPeriods(manager, companyIds, types.size === 1 ? keys[0].type : null),
+      );
       const byCompany = new Map(companyIds.map((id, i) => [id, lists[i]]));
-      return keys.map(({ companyId, type }) => (byCompany.get(companyId) as AvailablePeriod[]).filter((period) => period.type === type));
+      return keys.map(({ companyId, type }) =>
+        (byCompany.get(companyId) as AvailablePeriod[]).filter((period) => period.type === type),
+      );
     },
     { cacheKeyFn: ({ companyId, type }) => `${companyId}|${type}` },
   );
 }
 
-/** Value sources of (company, period) per statement, batched: a page of statements costs one query per kind. */
-function provenanceLoader(manager: EntityManager, kind: StatementKind) {
-  return new DataLoader<StatementKey, ValueSource[], string>(
+/** Rows of many (company, period) keys fetched in one query, grouped back by key: a page costs one query per kind. */
+function groupedLoader<T>(fetch: (keys: readonly StatementKey[]) => Promise<Array<T & StatementKey>>) {
+  return new DataLoader<StatementKey, T[], string>(
     async (keys) => {
-      const byKey = new Map<string, ValueSource[]>();
-      for (const { companyId, period, ...source } of await findValueSources(manager, kind, keys)) {
+      const byKey = new Map<string, T[]>();
+      for (const { companyId, period, ...row } of await fetch(keys)) {
         const key = keyOf({ companyId, period });
-        byKey.set(key, [...(byKey.get(key) ?? []), source]);
+        byKey.set(key, [...(byKey.get(key) ?? []), row as unknown as T]);
       }
       return keys.map((key) => byKey.get(keyOf(key)) ?? []);
     },
     { cacheKeyFn: keyOf },
   );
+}
+
+/** One grouped loader per statement kind. */
+function perKind<T>(
+  fetch: (kind: StatementKind, keys: readonly StatementKey[]) => Promise<Array<T & StatementKey>>,
+): Record<StatementKind, DataLoader<StatementKey, T[], string>> {
+  return {
+    income: groupedLoader<T>((keys) => fetch('income', keys)),
+    balance: groupedLoader<T>((keys) => fetch('balance', keys)),
+    cashFlow: groupedLoader<T>((keys) => fetch('cashFlow', keys)),
+  };
 }
 
 /** Per-request loaders: nested statement fields of a whole page resolve in a constant number of queries. */
@@ -98,16 +128,17 @@ export function createStatementLoaders(manager: EntityManager): StatementLoaders
     income: statementLoader(manager, 'income'),
     balance: statementLoader(manager, 'balance'),
     cashFlow: statementLoader(manager, 'cashFlow'),
-    provenance: {
-      income: provenanceLoader(manager, 'income'),
-      balance: provenanceLoader(manager, 'balance'),
-      cashFlow: provenanceLoader(manager, 'cashFlow'),
-    },
+    provenance: perKind<ValueSource>((kind, keys) => findValueSources(manager, kind, keys)),
+    filed: perKind<FiledValue>((kind, keys) => findFiledValues(manager, kind, keys)),
     prefetched: new HistoryPrefetch(),
   };
 }
 
 /** The newest period of a type for which the company has a statement of `kind` (or any statement when omitted). */
-export function newestPeriod(periods: AvailablePeriod[], type: PeriodType, kind?: StatementKind): AvailablePeriod | null {
+export function newestPeriod(
+  periods: AvailablePeriod[],
+  type: PeriodType,
+  kind?: StatementKind,
+): AvailablePeriod | null {
   return periods.find((period) => period.type === type && (!kind || period.statements.has(kind))) ?? null;
 }

@@ -1,4 +1,10 @@
-import { parsePeriodRequest, previousPeriod, samePeriodLastYear, parseExactPeriod, type FiscalPeriod } from './fiscal-period';
+import {
+  parsePeriodRequest,
+  previousPeriod,
+  samePeriodLastYear,
+  parseExactPeriod,
+  type FiscalPeriod,
+} from './fiscal-period';
 import { POINT_PERIOD_FORMS } from '../operations/period-forms';
 import { AppError } from '../shared/errors';
 import { trailingBalance, trailingFlows } from './trailing';
@@ -26,7 +32,8 @@ export async function resolvePeriod(
   kind?: StatementKind,
 ): Promise<FiscalPeriod | null> {
   const request = parsePeriodRequest(periodArgument);
-  if (request.kind === 'ttm') throw new AppError('BAD_USER_INPUT', `"ttm" is accepted by statements and ratios only; use ${POINT_PERIOD_FORMS}`);
+  if (request.kind === 'ttm')
+    throw new AppError('BAD_USER_INPUT', `"ttm" is accepted by statements and ratios only; use ${POINT_PERIOD_FORMS}`);
   if (request.kind === 'exact') return request.period;
   const newest = newestPeriod(await loaders.periodsOfType.load({ companyId, type: request.type }), request.type, kind);
   return newest ? parseExactPeriod(newest.period) : null;
@@ -40,11 +47,17 @@ export async function loadStatement<K extends StatementKind>(
   periodArgument: string | null | undefined,
 ): Promise<StatementByKind[K] | null> {
   if (parsePeriodRequest(periodArgument).kind === 'ttm') {
-    return (kind === 'balance' ? trailingBalance(loaders, companyId) : trailingFlows(loaders, kind as 'income' | 'cashFlow', companyId)) as Promise<StatementByKind[K] | null>;
+    return (
+      kind === 'balance'
+        ? trailingBalance(loaders, companyId)
+        : trailingFlows(loaders, kind as 'income' | 'cashFlow', companyId)
+    ) as Promise<StatementByKind[K] | null>;
   }
   const period = await resolvePeriod(loaders, companyId, periodArgument, kind);
   if (!period) return null;
-  const loader = loaders[kind] as unknown as { load(key: { companyId: number; period: string }): Promise<StatementByKind[K] | null> };
+  const loader = loaders[kind] as unknown as {
+    load(key: { companyId: number; period: string }): Promise<StatementByKind[K] | null>;
+  };
   return loader.load({ companyId, period: period.label });
 }
 
@@ -99,7 +112,15 @@ async function trailingRatios(loaders: StatementLoaders, companyId: number): Pro
     trailingFlows(loaders, 'income', companyId, yearEarlier).catch(() => null),
   ]);
   return Object.assign(
-    { companyId, period: income.period, type: 'TTM', fiscalYear: income.fiscalYear, fiscalQuarter: income.fiscalQuarter, periodStart: income.periodStart, periodEnd: income.periodEnd },
+    {
+      companyId,
+      period: income.period,
+      type: 'TTM',
+      fiscalYear: income.fiscalYear,
+      fiscalQuarter: income.fiscalQuarter,
+      periodStart: income.periodStart,
+      periodEnd: income.periodEnd,
+    },
     computeRatios({ periodType: 'ANNUAL', income, balance, cashFlow, previousBalance, priorYearIncome }),
   ) as Ratios;
 }

@@ -3,7 +3,10 @@ import { LocalDateResolver } from 'graphql-scalars';
 import type { PeriodType } from './fiscal-period';
 import { RATIO_DEFINITIONS } from './ratios';
 
-export const PeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL' } as const satisfies Record<PeriodType, PeriodType>;
+export const PeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL' } as const satisfies Record<
+  PeriodType,
+  PeriodType
+>;
 registerEnumType(PeriodTypeEnum, {
   name: 'PeriodType',
   description: 'QUARTER for Q<n>-<yyyy> periods, ANNUAL for FY<yyyy> periods.',
@@ -11,7 +14,10 @@ registerEnumType(PeriodTypeEnum, {
 
 /** What ratios are computed over: a stored period, or the trailing twelve months (computed, never stored). */
 export type RatioPeriodType = PeriodType | 'TTM';
-export const RatioPeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL', TTM: 'TTM' } as const satisfies Record<RatioPeriodType, RatioPeriodType>;
+export const RatioPeriodTypeEnum = { QUARTER: 'QUARTER', ANNUAL: 'ANNUAL', TTM: 'TTM' } as const satisfies Record<
+  RatioPeriodType,
+  RatioPeriodType
+>;
 registerEnumType(RatioPeriodTypeEnum, {
   name: 'RatioPeriodType',
   description: 'QUARTER or ANNUAL for a stored period, TTM for the trailing twelve months (period "ttm").',
@@ -39,7 +45,10 @@ export abstract class PeriodFields {
   periodEnd!: string;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'A fiscal period for which a company has data, with its statements and ratios.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A fiscal period for which a company has data, with its statements and ratios.',
+})
 export class FinancialPeriod extends PeriodFields {
   @Field(() => PeriodTypeEnum)
   type!: PeriodType;
@@ -58,7 +67,10 @@ export class Ratios extends PeriodFields {
   type!: RatioPeriodType;
 }
 for (const definition of RATIO_DEFINITIONS) {
-  Field(() => Float, { nullable: true, description: `${definition.label}: ${definition.formula}.` })(Ratios.prototype, definition.key);
+  Field(() => Float, { nullable: true, description: `${definition.label}: ${definition.formula}.` })(
+    Ratios.prototype,
+    definition.key,
+  );
 }
 
 @ObjectType('RatioDefinition', { description: 'How a ratio is computed.' })

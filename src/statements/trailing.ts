@@ -1,4 +1,5 @@
 import { AppError } from '../shared/errors';
+import { STATEMENT_KEY_COLUMNS } from './statement-fields';
 import { previousPeriod, parseExactPeriod, TTM_LABEL, type FiscalPeriod } from './fiscal-period';
 import { newestPeriod, type StatementLoaders } from './statement.loaders';
 import type { IncomeStatement } from './income-statement.entity';
@@ -12,7 +13,6 @@ import type { CashFlowStatement } from './cash-flow-statement.entity';
  * TTM statement unavailable, with the reason.
  */
 
-const NOT_SUMMED = new Set(['id', 'companyId', 'period', 'fiscalYear', 'fiscalQuarter', 'periodStart', 'periodEnd', 'currency']);
 const AVERAGED = new Set(['sharesBasic', 'sharesDiluted']);
 
 /** The four quarters ending with `newest`, oldest first. */
@@ -27,7 +27,7 @@ export function sumQuarters<T extends Record<string, unknown>>(quarters: T[]): T
   const newest = quarters[quarters.length - 1];
   const summed: Record<string, unknown> = { ...newest, id: 0, period: TTM_LABEL, periodStart: quarters[0].periodStart };
   for (const field of Object.keys(newest)) {
-    if (NOT_SUMMED.has(field)) continue;
+    if (STATEMENT_KEY_COLUMNS.has(field)) continue;
     const values = quarters.map((q) => q[field]);
     if (values.some((value) => typeof value !== 'number')) {
       summed[field] = null;
@@ -46,16 +46,31 @@ type FlowStatement<K extends FlowKind> = K extends 'income' ? IncomeStatement : 
  * The TTM income or cash-flow statement ending at `newest` (by default the newest quarter that has one); null when
  * the company has no quarter at all; NOT_FOUND naming the missing quarters when one of the four is missing.
  */
-export async function trailingFlows<K extends FlowKind>(loaders: StatementLoaders, kind: K, companyId: number, newest?: FiscalPeriod): Promise<FlowStatement<K> | null> {
-  const end = newest ?? parseExactPeriod(newestPeriod(await loaders.periodsOfType.load({ companyId, type: 'QUARTER' }), 'QUARTER', kind)?.period ?? '');
+export async function trailingFlows<K extends FlowKind>(
+  loaders: StatementLoaders,
+  kind: K,
+  companyId: number,
+  newest?: FiscalPeriod,
+): Promise<FlowStatement<K> | null> {
+  const end =
+    newest ??
+    parseExactPeriod(
+      newestPeriod(await loaders.periodsOfType.load({ companyId, type: 'QUARTER' }), 'QUARTER', kind)?.period ?? '',
+    );
   if (!end) return null;
   const quarters = trailingQuarters(end);
-  const loader = loaders[kind] as unknown as { load(key: { companyId: number; period: string }): Promise<FlowStatement<K> | null> };
+  const loader = loaders[kind] as unknown as {
+    load(key: { companyId: number; period: string }): Promise<FlowStatement<K> | null>;
+  };
   const statements = await Promise.all(quarters.map((q) => loader.load({ companyId, period: q.label })));
   const missing = quarters.filter((_, i) => statements[i] === null).map((q) => q.label);
   if (missing.length > 0) {
     const noun = kind === 'income' ? 'income statement' : 'cash flow statement';
-    throw new AppError('NOT_FOUND', `No trailing twelve months ending ${end.label}: ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no ${noun}`, { missingQuarters: missing });
+    throw new AppError(
+      'NOT_FOUND',
+      `No trailing twelve months ending ${end.label}: ${missing.join(', ')} ${missing.length === 1 ? 'has' : 'have'} no ${noun}`,
+      { missingQuarters: missing },
+    );
   }
   return sumQuarters(statements as unknown as Array<Record<string, unknown>>) as unknown as FlowStatement<K>;
 }

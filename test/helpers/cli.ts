@@ -8,7 +8,11 @@ export interface CliResult {
 }
 
 /** Runs a program in a child process without blocking this one, which may be serving the shared app it talks to. */
-export function runProgram(command: string, args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliResult> {
+export function runProgram(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<CliResult> {
   const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env } });
   let stdout = '';
   let stderr = '';

@@ -15,7 +15,11 @@ export interface FakeOpenAI {
    * The reply's pieces, streamed one per chunk, or tool calls (the model asking to run tools); by default it is
    * computed from the request (see `reply`). Messages are as sent: tool results come back with role "tool".
    */
-  reply: ((messages: Array<{ role: string; content: string; tool_calls?: unknown[] }>) => string[] | { toolCalls: Array<{ name: string; arguments: unknown }> }) | null;
+  reply:
+    | ((
+        messages: Array<{ role: string; content: string; tool_calls?: unknown[] }>,
+      ) => string[] | { toolCalls: Array<{ name: string; arguments: unknown }> })
+    | null;
   /** Chat requests whose connection the client closed before the reply ended. */
   abortedChats: number;
   close(): Promise<void>;
@@ -35,7 +39,12 @@ function defaultReply(messages: Array<{ role: string; content: string }>): strin
   return fact ? ['Revenue ', `of ${fact[1]} `, `was ${fact[3]} `, `in ${fact[2]}.`] : ['No ', 'facts.'];
 }
 
-async function serveChat(fake: FakeOpenAI, req: http.IncomingMessage, res: http.ServerResponse, body: any): Promise<void> {
+async function serveChat(
+  fake: FakeOpenAI,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: any,
+): Promise<void> {
   const reply = (fake.reply ?? defaultReply)(body.messages ?? []);
   const id = `chatcmpl-fake-${(completions += 1)}`;
   let finished = false;
@@ -65,7 +74,12 @@ async function serveChat(fake: FakeOpenAI, req: http.IncomingMessage, res: http.
   }
   if (!Array.isArray(reply)) {
     reply.toolCalls.forEach((call, index) => {
-      const toolCall = { index, id: `call_${completions}_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
+      const toolCall = {
+        index,
+        id: `call_${completions}_${index}`,
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+      };
       res.write(chatChunk(id, null, null, [toolCall]));
     });
     res.write(chatChunk(id, null, 'tool_calls'));
@@ -101,7 +115,15 @@ function fakeEmbedding(text: string): number[] {
  * (hashed terms, 64 dimensions); chat replies are scripted.
  */
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const fake: FakeOpenAI = { url: '', requests: [], behaviour: 'ok', chatBehaviour: 'ok', reply: null, abortedChats: 0, close: async () => undefined };
+  const fake: FakeOpenAI = {
+    url: '',
+    requests: [],
+    behaviour: 'ok',
+    chatBehaviour: 'ok',
+    reply: null,
+    abortedChats: 0,
+    close: async () => undefined,
+  };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -122,7 +144,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
     const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
     const data = inputs.map((input, index) => {
       const vector = fakeEmbedding(String(input));
-      const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+      const embedding =
+        body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
       return { object: 'embedding', index, embedding };
     });
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -130,6 +153,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  fake.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  fake.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return fake;
 }

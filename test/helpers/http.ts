@@ -9,7 +9,12 @@ export interface JsonResponse<T = any> {
 }
 
 /** Calls a service (the shared one by default) as `as` (an admin key unless the request brings credentials; null: none). */
-export async function requestAs<T = any>(as: Role | null, path: string, init: RequestInit = {}, baseUrl = app().url): Promise<JsonResponse<T>> {
+export async function requestAs<T = any>(
+  as: Role | null,
+  path: string,
+  init: RequestInit = {},
+  baseUrl = app().url,
+): Promise<JsonResponse<T>> {
   const response = await fetch(`${baseUrl}${path}`, { ...init, headers: withCredentials(baseUrl, init.headers, as) });
   const text = await response.text();
   let body: T;

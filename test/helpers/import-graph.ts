@@ -91,7 +91,8 @@ function closedPath(graph: ImportGraph, component: Set<string>): string[] {
       if (!component.has(target)) continue;
       if (target === start) {
         const path = [start];
-        for (let step: string | undefined = node; step !== undefined && step !== start; step = cameFrom.get(step)) path.splice(1, 0, step);
+        for (let step: string | undefined = node; step !== undefined && step !== start; step = cameFrom.get(step))
+          path.splice(1, 0, step);
         return [...path, start];
       }
       if (!cameFrom.has(target)) {

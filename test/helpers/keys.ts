@@ -9,7 +9,8 @@ const byUrl = new Map<string, TestKeys>();
 /** Creates one key per role on an app's database and remembers them for requests to that app. */
 export async function createTestKeys(app: App): Promise<TestKeys> {
   const keys = {} as TestKeys;
-  for (const role of ['viewer', 'analyst', 'admin'] as const) keys[role] = (await createApiKey(app.database.dataSource, `test ${role}`, role)).key;
+  for (const role of ['viewer', 'analyst', 'admin'] as const)
+    keys[role] = (await createApiKey(app.database.dataSource, `test ${role}`, role)).key;
   byUrl.set(app.url, keys);
   return keys;
 }
@@ -27,6 +28,7 @@ export function keysFor(url: string): TestKeys {
  */
 export function withCredentials(url: string, headers: RequestInit['headers'], as: Role | null = 'admin'): Headers {
   const result = new Headers(headers);
-  if (as !== null && !result.has('x-api-key') && !result.has('authorization') && !result.has('cookie')) result.set('x-api-key', keysFor(url)[as]);
+  if (as !== null && !result.has('x-api-key') && !result.has('authorization') && !result.has('cookie'))
+    result.set('x-api-key', keysFor(url)[as]);
   return result;
 }

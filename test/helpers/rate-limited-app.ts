@@ -12,10 +12,12 @@ let starting: Promise<App> | null = null;
 export function rateLimitedApp(): Promise<App> {
   if (!starting) {
     const budget = { limit: 2, windowSeconds: 2 };
-    starting = startTestApp({ seedDemoData: false, rateLimits: { reads: budget, search: budget, ai: budget } }).then(async (app) => {
-      await createTestKeys(app);
-      return app;
-    });
+    starting = startTestApp({ seedDemoData: false, rateLimits: { reads: budget, search: budget, ai: budget } }).then(
+      async (app) => {
+        await createTestKeys(app);
+        return app;
+      },
+    );
   }
   return starting;
 }

@@ -38,7 +38,9 @@ export function startServiceProcess(env: Record<string, string | undefined>): Pr
 }
 
 /** Runs the service to completion and returns its exit code and output (for start-up failures). */
-export async function runServiceToExit(env: Record<string, string | undefined>): Promise<{ code: number | null; output: string }> {
+export async function runServiceToExit(
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

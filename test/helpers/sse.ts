@@ -1,6 +1,6 @@
 import { app } from './shared-app';
 import { withCredentials } from './keys';
-import { parseSseStream, type ServerSentEvent } from '../../src/shared/sse';
+import { readSseEvents, type ServerSentEvent } from './sse-events';
 
 export type { ServerSentEvent };
 
@@ -24,10 +24,15 @@ export async function postForEvents(
   const events: ServerSentEvent[] = [];
   const arrivals: number[] = [];
   if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    return { status: response.status, contentType: response.headers.get('content-type'), events: [{ event: 'json', data: await response.json() }], arrivals };
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      events: [{ event: 'json', data: await response.json() }],
+      arrivals,
+    };
   }
   try {
-    for await (const event of parseSseStream(response.body)) {
+    for await (const event of readSseEvents(response.body)) {
       events.push(event);
       arrivals.push(Date.now());
       if (onEvent(event) === 'stop') {

@@ -14,7 +14,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <a href="#main" className="skip">Skip to content</a>
+        <a href="#main" className="skip">
+          Skip to content
+        </a>
         <header className="site">
           <a href="/companies">Financial insights</a>
           <nav aria-label="Main">

@@ -7,7 +7,13 @@ export function passageHref(documentId: number, chunkId: number): string {
 }
 
 /** The company page's section that shows a cited statement's figures. */
-const SECTION: Record<string, string> = { income_statement: '#income-statement', balance_sheet: '#balance-sheet', cash_flow: '#cash-flow-statement', ratios: '#ratios', derived: '#ratios' };
+const SECTION: Record<string, string> = {
+  income_statement: '#income-statement',
+  balance_sheet: '#balance-sheet',
+  cash_flow: '#cash-flow-statement',
+  ratios: '#ratios',
+  derived: '#ratios',
+};
 
 export function citationHref(c: Citation): string {
   if (c.document_id && c.chunk_id) return passageHref(c.document_id, c.chunk_id);
@@ -23,7 +29,11 @@ export function Citations({ citations }: { citations: Citation[] }) {
   if (citations.length === 0) return null;
   return (
     <ul className="citations">
-      {citations.map((c, i) => <li key={i}><a href={citationHref(c)}>{citationText(c)}</a></li>)}
+      {citations.map((c, i) => (
+        <li key={i}>
+          <a href={citationHref(c)}>{citationText(c)}</a>
+        </li>
+      ))}
     </ul>
   );
 }

@@ -5,7 +5,12 @@ export const PAGE_SIZE = 20;
 export const SORTS = { name: 'Name', ticker: 'Ticker', sector: 'Sector' } as const;
 export type SortKey = keyof typeof SORTS;
 
-export interface ListQuery { q: string; sector: string; sort: SortKey; page: number }
+export interface ListQuery {
+  q: string;
+  sector: string;
+  sort: SortKey;
+  page: number;
+}
 
 export function parseListQuery(params: Record<string, string | string[] | undefined>): ListQuery {
   const one = (key: string) => (Array.isArray(params[key]) ? params[key]![0] : params[key]) ?? '';
@@ -19,7 +24,10 @@ export function parseListQuery(params: Record<string, string | string[] | undefi
 }
 
 /** Companies whose ticker or name contains the words, in the sector, sorted, and the page asked for. */
-export function selectCompanies(companies: Company[], query: ListQuery): { rows: Company[]; total: number; pages: number } {
+export function selectCompanies(
+  companies: Company[],
+  query: ListQuery,
+): { rows: Company[]; total: number; pages: number } {
   const needle = query.q.toLowerCase();
   const matching = companies
     .filter((c) => !needle || c.ticker.toLowerCase().includes(needle) || c.name.toLowerCase().includes(needle))

@@ -30,7 +30,9 @@ export function formatUnit(unit: string, value: number | null | undefined, curre
 export function monthYear(date: string | null | undefined): string {
   if (!date) return '';
   const parsed = new Date(`${date}T00:00:00Z`);
-  return Number.isNaN(parsed.getTime()) ? date : parsed.toLocaleDateString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return Number.isNaN(parsed.getTime())
+    ? date
+    : parsed.toLocaleDateString('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
 
 /** A ratio as its category reads: margins, returns and growth in %, days in days, the rest as multiples. */
@@ -39,4 +41,45 @@ export function formatRatio(key: string, category: string, value: number | null 
   if (/^days|^cash_?conversion_?cycle$/i.test(key)) return `${value.toFixed(0)} days`;
   if (['margins', 'returns', 'cash_quality', 'growth'].includes(category)) return formatPercent(value);
   return `${value.toFixed(2)}x`;
+}
+
+/** One scale for a whole table of amounts: millions (thousands when every figure is smaller), named in its header. */
+export interface AmountScale {
+  divisor: number;
+  word: 'millions' | 'thousands';
+}
+
+export function amountScale(values: Array<number | null>): AmountScale {
+  const largest = Math.max(0, ...values.map((v) => Math.abs(v ?? 0)));
+  return largest >= 1e6 ? { divisor: 1e6, word: 'millions' } : { divisor: 1e3, word: 'thousands' };
+}
+
+/** An amount in the table's scale, always one decimal, grouped: 3,920.1 (negative as -3,920.1). */
+export function formatScaled(value: number | null | undefined, scale: AmountScale): string {
+  if (value === null || value === undefined) return '—';
+  return (value / scale.divisor).toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+/** A per-share amount: always two decimals. */
+export function formatPerShare(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : value.toFixed(2);
+}
+
+/** The names the data-quality checks go by on the pages. */
+const CHECK_NAMES: Record<string, string> = {
+  balance: 'Assets equal liabilities plus equity',
+  yearEqualsSumOfQuarters: 'Fiscal year equals the sum of its quarters',
+  cashRollForward: 'Cash roll-forward',
+  grossProfit: 'Gross profit equals revenue less cost of revenue',
+  filingsAgree: 'Agrees with the stored filings',
+};
+
+/** A check's name for people: known names, else its identifier in words (year_equals_sum → Year equals sum). */
+export function checkName(check: string): string {
+  const words = check
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+  const camel = words.replace(/ (.)/g, (_, c: string) => c.toUpperCase());
+  return CHECK_NAMES[check] ?? CHECK_NAMES[camel] ?? words.replace(/^./, (c) => c.toUpperCase());
 }

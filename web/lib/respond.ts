@@ -3,14 +3,23 @@ import { NextResponse } from 'next/server';
 import { asFailure } from './service';
 
 export function ok(data: unknown, meta?: Record<string, unknown>): NextResponse {
-  return NextResponse.json({ success: true, data, ...(meta ? { meta } : {}) }, { headers: { 'cache-control': 'no-store' } });
+  return NextResponse.json(
+    { success: true, data, ...(meta ? { meta } : {}) },
+    { headers: { 'cache-control': 'no-store' } },
+  );
 }
 
 export function fail(status: number, code: string, message: string, retryAfterSeconds?: number | null): NextResponse {
-  return NextResponse.json({ success: false, error: { code, message } }, {
-    status,
-    headers: { 'cache-control': 'no-store', ...(retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {}) },
-  });
+  return NextResponse.json(
+    { success: false, error: { code, message } },
+    {
+      status,
+      headers: {
+        'cache-control': 'no-store',
+        ...(retryAfterSeconds ? { 'retry-after': String(retryAfterSeconds) } : {}),
+      },
+    },
+  );
 }
 
 /** The service's error as it came (status, code, message, Retry-After), or a 502 when it could not be reached. */
@@ -19,10 +28,12 @@ export function failWith(error: unknown): NextResponse {
   return fail(failure.status, failure.code, failure.message, failure.retryAfterSeconds);
 }
 
-export const TICKER = /^[A-Za-z0-9.\-]{1,16}$/;
-
 export function badTicker(ticker: string): NextResponse {
-  return fail(400, 'BAD_USER_INPUT', `Invalid ticker "${ticker.slice(0, 20)}": use 1 to 16 letters, digits, dots or dashes`);
+  return fail(
+    400,
+    'BAD_USER_INPUT',
+    `Invalid ticker "${ticker.slice(0, 20)}": use 1 to 16 letters, digits, dots or dashes`,
+  );
 }
 
 /**

@@ -2,60 +2,142 @@
  * The front end's one way to the service: its TypeScript SDK (@financial-insights/sdk), pointed at API_URL. Pages
  * and route handlers call these functions; nothing else here knows a URL or a response shape of the API.
  */
+import { unstable_cache } from 'next/cache';
 import { ApiError, FinancialInsightsClient, NotFoundError } from '@financial-insights/sdk';
-import type { Citation, Company, CompanyProfile, Comparison, DataQualityCheck, Document, Period, RatioDefinition, SearchResult } from '@financial-insights/sdk';
-import { serverApiUrl } from './config';
+import type {
+  Citation,
+  Company,
+  CompanyProfile,
+  Comparison,
+  DataQualityCheck,
+  Document,
+  Period,
+  RatioDefinition,
+  SearchResult,
+} from '@financial-insights/sdk';
+import { serverApiUrl, webApiKey } from './config';
+import { COMPANY_PAGE_QUERY, type CompanyPageData } from './company-query';
 
-export type { Citation, Company, CompanyProfile, Comparison, DataQualityCheck, Document, Period, RatioDefinition, SearchResult };
+export type {
+  Citation,
+  Company,
+  CompanyProfile,
+  Comparison,
+  DataQualityCheck,
+  Document,
+  Period,
+  RatioDefinition,
+  SearchResult,
+};
 /** A statement or the ratios of one period, read field by field (REST names: net_income, gross_margin …). */
 export type Statement = Record<string, unknown> & { period: string; period_start?: string; period_end?: string };
 
-/** Reads may be retried by the SDK (a 503 while the database restarts); a person waiting on AI sees a refusal at once. */
-const reader = () => new FinancialInsightsClient({ baseUrl: serverApiUrl() });
-const asUser = (token: string) => new FinancialInsightsClient({ baseUrl: serverApiUrl(), accessToken: token, maxRetries: 0, timeoutMs: 120_000 });
+/**
+ * Reads go with the front end's own key (WEB_API_KEY, a forwarding key): with the visitor's address in
+ * X-Forwarded-For the service counts them against that visitor's budget; without one (a cached page rendered for
+ * everyone) against the key's. Reads may be retried by the SDK, but a refusal with a long Retry-After is shown at
+ * once instead of holding the page; a person waiting on AI sees a refusal at once.
+ */
+const reader = (visitor: string | null = null) =>
+  new FinancialInsightsClient({
+    baseUrl: serverApiUrl(),
+    apiKey: webApiKey(),
+    maxRetries: 1,
+    maxRetryDelayMs: 2_000,
+    ...(visitor ? { headers: { 'x-forwarded-for': visitor } } : {}),
+  });
+const asUser = (token: string) =>
+  new FinancialInsightsClient({ baseUrl: serverApiUrl(), accessToken: token, maxRetries: 0, timeoutMs: 120_000 });
 
 /** What a page or route says of a failure: the service's status, code, message and Retry-After, or 502 when unreachable. */
-export interface Failure { status: number; code: string; message: string; retryAfterSeconds: number | null }
+export interface Failure {
+  status: number;
+  code: string;
+  message: string;
+  retryAfterSeconds: number | null;
+}
 
 export function asFailure(error: unknown): Failure {
-  if (error instanceof ApiError && error.status > 0) return { status: error.status, code: error.code, message: error.message, retryAfterSeconds: error.retryAfterSeconds ?? null };
+  if (error instanceof ApiError && error.status > 0)
+    return {
+      status: error.status,
+      code: error.code,
+      message: error.message,
+      retryAfterSeconds: error.retryAfterSeconds ?? null,
+    };
   const message = error instanceof Error ? error.message : String(error);
-  return { status: 502, code: 'UPSTREAM_ERROR', message: `The financial insights service is not reachable: ${message}`, retryAfterSeconds: null };
+  return {
+    status: 502,
+    code: 'UPSTREAM_ERROR',
+    message: `The financial insights service is not reachable: ${message}`,
+    retryAfterSeconds: null,
+  };
 }
 
 export const isNotFound = (error: unknown) => error instanceof NotFoundError;
 
-export async function listCompanies(query: { sector?: string | null; limit: number; offset: number }): Promise<{ items: Company[]; total: number }> {
-  const { data, meta } = await reader().companies.list({ limit: query.limit, offset: query.offset, ...(query.sector ? { sector: query.sector } : {}) });
+export async function listCompanies(
+  query: { sector?: string | null; limit: number; offset: number },
+  visitor: string | null,
+): Promise<{ items: Company[]; total: number }> {
+  const { data, meta } = await reader(visitor).companies.list({
+    limit: query.limit,
+    offset: query.offset,
+    ...(query.sector ? { sector: query.sector } : {}),
+  });
   return { items: data, total: meta.total };
 }
 
-/** Every tracked company (the service pages them). */
-export async function allCompanies(): Promise<Company[]> {
+async function readDirectory(): Promise<Company[]> {
   const all: Company[] = [];
   for await (const company of reader().companies.all({ limit: 100 })) all.push(company);
   return all;
 }
 
-/** The company with this ticker (any case); NotFoundError naming it otherwise. */
-export function companyByTicker(ticker: string): Promise<CompanyProfile> {
-  return reader().companies.byTicker(ticker);
+/**
+ * Every tracked company (the service pages them), kept by this server for an hour, as the company pages are: the
+ * list, the pickers and the peers all read it, and companies are rarely added. A failed read is not kept.
+ */
+export const allCompanies = unstable_cache(readDirectory, ['company-directory'], { revalidate: 3600 });
+
+/** What a company page shows, in one GraphQL request (see company-query.ts). */
+export function companyPageData(
+  ticker: string,
+  last: number,
+  type: 'ANNUAL' | 'QUARTER',
+  ttm: boolean,
+  visitor: string | null = null,
+): Promise<CompanyPageData> {
+  return reader(visitor).graphql<CompanyPageData>(COMPANY_PAGE_QUERY, { ticker, last, type, ttm });
 }
 
-export function periods(companyId: number, type: 'annual' | 'quarter'): Promise<Period[]> {
-  return reader().companies.periods(companyId, { type });
+/** The company with this ticker (any case); NotFoundError naming it otherwise. */
+export function companyByTicker(ticker: string, visitor: string | null): Promise<CompanyProfile> {
+  return reader(visitor).companies.byTicker(ticker);
+}
+
+export function periods(companyId: number, type: 'annual' | 'quarter', visitor: string | null): Promise<Period[]> {
+  return reader(visitor).companies.periods(companyId, { type });
 }
 
 export type StatementKind = 'income' | 'balance' | 'cashFlow' | 'ratios';
 
 /** One statement of a period (FY2024, Q3-2025, ttm) with the SEC provenance of imported values; null when absent. */
-export async function statement(companyId: number, kind: StatementKind, period: string): Promise<Statement | null> {
-  const client = reader();
+export async function statement(
+  companyId: number,
+  kind: StatementKind,
+  period: string,
+  visitor: string | null,
+): Promise<Statement | null> {
+  const client = reader(visitor);
   try {
     const found =
-      kind === 'income' ? await client.statements.income(companyId, { period, provenance: true })
-        : kind === 'balance' ? await client.statements.balanceSheet(companyId, { period, provenance: true })
-          : kind === 'cashFlow' ? await client.statements.cashFlow(companyId, { period, provenance: true })
+      kind === 'income'
+        ? await client.statements.income(companyId, { period, provenance: true })
+        : kind === 'balance'
+          ? await client.statements.balanceSheet(companyId, { period, provenance: true })
+          : kind === 'cashFlow'
+            ? await client.statements.cashFlow(companyId, { period, provenance: true })
             : await client.statements.ratios(companyId, { period });
     return found as unknown as Statement;
   } catch (error) {
@@ -64,23 +146,23 @@ export async function statement(companyId: number, kind: StatementKind, period: 
   }
 }
 
-export function ratioDefinitions(): Promise<RatioDefinition[]> {
-  return reader().statements.ratioDefinitions();
-}
-
-export function dataQuality(companyId: number): Promise<DataQualityCheck[]> {
-  return reader().companies.dataQuality(companyId);
-}
-
 /** Exchanges an API key for a short-lived access token (OAuth 2.0 client credentials); the role comes with it. */
 export async function signIn(apiKey: string): Promise<{ token: string; role: string; expiresIn: number }> {
-  const token = await new FinancialInsightsClient({ baseUrl: serverApiUrl(), maxRetries: 0 }).auth.token(apiKey);
+  const token = await new FinancialInsightsClient({
+    baseUrl: serverApiUrl(),
+    apiKey: undefined,
+    maxRetries: 0,
+  }).auth.token(apiKey);
   return { token: token.access_token, role: token.role, expiresIn: token.expires_in };
 }
 
-export function search(token: string, query: { query: string; companyIds?: number[]; docTypes?: string[]; periods?: string[]; topK?: number }): Promise<SearchResult[]> {
+export function search(
+  token: string,
+  query: { query: string; companyIds?: number[]; docTypes?: string[]; periods?: string[]; topK?: number },
+): Promise<SearchResult[]> {
   return asUser(token).search({
-    query: query.query, top_k: query.topK ?? 10,
+    query: query.query,
+    top_k: query.topK ?? 10,
     ...(query.companyIds?.length ? { company_ids: query.companyIds } : {}),
     ...(query.docTypes?.length ? { doc_types: query.docTypes } : {}),
     ...(query.periods?.length ? { periods: query.periods } : {}),
@@ -92,7 +174,10 @@ export function readDocument(token: string, id: number): Promise<Document> {
   return asUser(token).documents.get(id);
 }
 
-export function compare(token: string, input: { companyIds: number[]; period?: string; metrics?: string[] }): Promise<Comparison> {
+export function compare(
+  token: string,
+  input: { companyIds: number[]; period?: string; metrics?: string[] },
+): Promise<Comparison> {
   return asUser(token).ai.compare({
     company_ids: input.companyIds,
     ...(input.period ? { period: input.period } : {}),
@@ -101,6 +186,13 @@ export function compare(token: string, input: { companyIds: number[]; period?: s
 }
 
 /** A chat answer as the service writes it: status, tokens, citations, done (an error is thrown, typed). */
-export function chat(token: string, messages: Array<{ role: 'user' | 'assistant'; content: string }>, conversationId: string | null, signal: AbortSignal) {
-  return asUser(token).ai.chat({ messages, ...(conversationId ? { conversation_id: conversationId } : {}) }, { signal });
+export function chat(
+  token: string,
+  messages: Array<{ role: 'user' | 'assistant'; content: string }>,
+  conversationId: string | null,
+  signal: AbortSignal,
+) {
+  return asUser(token)
+    .ai.chat({ messages, ...(conversationId ? { conversation_id: conversationId } : {}) }, { signal })
+    [Symbol.asyncIterator]();
 }

@@ -1,24 +1,28 @@
-/** The signed-in user: the service's access token, kept in an HttpOnly cookie of this front end. */
+/**
+ * The signed-in user: the service's access token, kept in an HttpOnly cookie of this front end. The cookie outlives
+ * the token (up to the longest session), so a page can tell "your session expired" from "not signed in"; while the
+ * user is active the token is renewed (see proxy.ts and renewal.ts) up to SESSION_MAX_SECONDS after sign-in.
+ */
 import { cookies } from 'next/headers';
 
-export const SESSION_COOKIE = 'fis_web_session';
+export {
+  readSession,
+  readToken,
+  SESSION_COOKIE,
+  SESSION_MAX_SECONDS,
+  type SessionState,
+  type SignedIn,
+} from './session-token';
+import { readSession, SESSION_COOKIE, type SessionState, type SignedIn } from './session-token';
 
-export interface SignedIn { token: string; role: string; expiresAt: number }
-
-/** Role and expiry read from the token's payload (for display and gating only: the service checks the token itself). */
-export function readToken(token: string | undefined): SignedIn | null {
-  if (!token) return null;
-  try {
-    const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { role?: string; exp?: number };
-    if (!payload.role || !payload.exp || payload.exp * 1000 < Date.now()) return null;
-    return { token, role: payload.role, expiresAt: payload.exp * 1000 };
-  } catch {
-    return null;
-  }
+export async function sessionState(): Promise<SessionState> {
+  return readSession((await cookies()).get(SESSION_COOKIE)?.value);
 }
 
 export async function currentSession(): Promise<SignedIn | null> {
-  return readToken((await cookies()).get(SESSION_COOKIE)?.value);
+  const read = await sessionState();
+  return read.state === 'active' ? read.session : null;
 }
 
-export const isAnalyst = (session: SignedIn | null): session is SignedIn => session !== null && (session.role === 'analyst' || session.role === 'admin');
+export const isAnalyst = (session: SignedIn | null): session is SignedIn =>
+  session !== null && (session.role === 'analyst' || session.role === 'admin');

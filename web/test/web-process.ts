@@ -14,7 +14,15 @@ export interface WebProcess {
 const WEB_DIR = path.join(__dirname, '..', '..', '..', 'web');
 
 export async function startWebProcess(env: Record<string, string>): Promise<WebProcess> {
-  if (!fs.existsSync(path.join(WEB_DIR, '.next', 'BUILD_ID'))) throw new Error('web/ is not built: run `npm run build:web` (npm test does)');
+  if (!fs.existsSync(path.join(WEB_DIR, '.next', 'BUILD_ID')))
+    throw new Error('web/ is not built: run `npm run build:web` (npm test does)');
+  // Next keeps rendered pages and cached reads on disk across runs: each front end under test starts with none, so
+  // what a test counts is read from the service it started.
+  for (const cache of [
+    ['server', 'route-cache'],
+    ['cache', 'fetch-cache'],
+  ])
+    fs.rmSync(path.join(WEB_DIR, '.next', ...cache), { recursive: true, force: true });
   const child: ChildProcess = spawn(process.execPath, ['server.js'], {
     cwd: WEB_DIR,
     env: { ...process.env, WEB_PORT: '0', WEB_HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
@@ -23,7 +31,10 @@ export async function startWebProcess(env: Record<string, string>): Promise<WebP
   const logLines: string[] = [];
   readline.createInterface({ input: child.stderr! }).on('line', (line) => logLines.push(line));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the web front end did not start: ${logLines.join('\n')}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`the web front end did not start: ${logLines.join('\n')}`)),
+      60_000,
+    );
     child.once('exit', (code) => reject(new Error(`the web front end exited with ${code}: ${logLines.join('\n')}`)));
     readline.createInterface({ input: child.stdout! }).on('line', (line) => {
       const found = /listening on (http:\/\/\S+)/.exec(line)?.[1];
@@ -36,10 +47,11 @@ export async function startWebProcess(env: Record<string, string>): Promise<WebP
   return {
     url,
     logLines,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

@@ -18,9 +18,11 @@ const CONCURRENT_CHARS = 1_500_000;
 const READ_EVERY_MS = 50;
 const READ_P99_TARGET_MS = 250;
 
-const WORDS = ('revenue margin segment guidance backlog liquidity covenant impairment goodwill inventory receivable payable ' +
+const WORDS = (
+  'revenue margin segment guidance backlog liquidity covenant impairment goodwill inventory receivable payable ' +
   'dividend repurchase capital expenditure depreciation amortization lease pension hedging currency exposure tariff demand ' +
-  'supplier customer contract warranty litigation restructuring acquisition divestiture subsidiary jurisdiction taxation').split(' ');
+  'supplier customer contract warranty litigation restructuring acquisition divestiture subsidiary jurisdiction taxation'
+).split(' ');
 
 /** Filing-like prose of `chars` characters: sentences of common words, figures and a few rarer words per paragraph. */
 export function filingText(chars: number, seed: number): string {
@@ -65,22 +67,35 @@ interface Stored {
   chunkCount: number;
 }
 
-async function store(service: DrillService, tally: AnswerTally, title: string, content: string): Promise<Stored | null> {
+async function store(
+  service: DrillService,
+  tally: AnswerTally,
+  title: string,
+  content: string,
+): Promise<Stored | null> {
   const answer = await service.call('POST', '/v1/documents', { company_id: 1, title, doc_type: '10-K', content });
   if (!answer) {
     tally.recordNoAnswer();
     return null;
   }
   tally.record(`POST /v1/documents ${title}`, answer, answer.body);
-  return answer.status === 201 ? { id: answer.body.data.document.id, chunkCount: answer.body.data.document.chunk_count } : null;
+  return answer.status === 201
+    ? { id: answer.body.data.document.id, chunkCount: answer.body.data.document.chunk_count }
+    : null;
 }
 
 /** Stores `contents` (at once) while the reader reads; returns what was acknowledged, the latencies and the seconds taken. */
-async function storeWhileReading(service: DrillService, tally: AnswerTally, contents: string[]): Promise<{ stored: Array<Stored | null>; latencies: number[]; seconds: number }> {
+async function storeWhileReading(
+  service: DrillService,
+  tally: AnswerTally,
+  contents: string[],
+): Promise<{ stored: Array<Stored | null>; latencies: number[]; seconds: number }> {
   let done = false;
   const reading = readWhile(service, tally, () => done);
   const started = performance.now();
-  const stored = await Promise.all(contents.map((content, i) => store(service, tally, `Big filing ${i} ${Date.now()}`, content)));
+  const stored = await Promise.all(
+    contents.map((content, i) => store(service, tally, `Big filing ${i} ${Date.now()}`, content)),
+  );
   const seconds = (performance.now() - started) / 1000;
   done = true;
   return { stored, latencies: await reading, seconds };
@@ -107,7 +122,11 @@ export async function run(): Promise<DrillResult> {
     const tally = new AnswerTally();
 
     const big = await storeWhileReading(service, tally, [filingText(BIG_CHARS, 1)]);
-    const many = await storeWhileReading(service, tally, Array.from({ length: CONCURRENT_INGESTS }, (_, i) => filingText(CONCURRENT_CHARS, i + 2)));
+    const many = await storeWhileReading(
+      service,
+      tally,
+      Array.from({ length: CONCURRENT_INGESTS }, (_, i) => filingText(CONCURRENT_CHARS, i + 2)),
+    );
     const lost = (await unreadable(service, big.stored)) + (await unreadable(service, many.stored));
     const refused = [...big.stored, ...many.stored].filter((document) => document === null).length;
 
@@ -115,7 +134,10 @@ export async function run(): Promise<DrillResult> {
     const describe = (label: string, run: { latencies: number[]; seconds: number }) =>
       `${label}: stored in ${run.seconds.toFixed(1)} s; company read p50 ${percentile(run.latencies, 50).toFixed(0)} ms, p99 ${percentile(run.latencies, 99).toFixed(0)} ms, max ${Math.max(...run.latencies).toFixed(0)} ms over ${run.latencies.length} reads`;
     const missed: string[] = [];
-    if (p99 > READ_P99_TARGET_MS) missed.push(`company read p99 ${p99.toFixed(0)} ms while a 5 MB document is stored (target ≤ ${READ_P99_TARGET_MS} ms)`);
+    if (p99 > READ_P99_TARGET_MS)
+      missed.push(
+        `company read p99 ${p99.toFixed(0)} ms while a 5 MB document is stored (target ≤ ${READ_P99_TARGET_MS} ms)`,
+      );
     if (refused > 0) missed.push(`${refused} of ${1 + CONCURRENT_INGESTS} large ingests were not stored`);
     return {
       ...tally.counts(),

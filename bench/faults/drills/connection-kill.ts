@@ -33,25 +33,46 @@ interface Acknowledged {
 }
 
 /** Stores uniquely titled documents until `stopped()`; returns the ones the service acknowledged. */
-async function writeDocuments(service: DrillService, tally: AnswerTally, companyId: number, prefix: string, stopped: () => boolean): Promise<Acknowledged[]> {
+async function writeDocuments(
+  service: DrillService,
+  tally: AnswerTally,
+  companyId: number,
+  prefix: string,
+  stopped: () => boolean,
+): Promise<Acknowledged[]> {
   const acknowledged: Acknowledged[] = [];
   for (let n = 0; !stopped() && !service.exited(); n++) {
     const title = `${prefix}-${n}`;
-    const content = `Drill note ${title}. Revenue of the quarter grew by ${n} percent while margins held steady.\n\n`.repeat(20);
-    const answer = await service.call('POST', '/v1/documents', { company_id: companyId, title, doc_type: 'note', content });
+    const content =
+      `Drill note ${title}. Revenue of the quarter grew by ${n} percent while margins held steady.\n\n`.repeat(20);
+    const answer = await service.call('POST', '/v1/documents', {
+      company_id: companyId,
+      title,
+      doc_type: 'note',
+      content,
+    });
     if (!answer) {
       tally.recordNoAnswer();
       continue;
     }
     tally.record(`POST /v1/documents ${title}`, answer, answer.body);
-    if (answer.status === 200 || answer.status === 201) acknowledged.push({ id: Number(answer.body.data.document.id), title });
+    if (answer.status === 200 || answer.status === 201)
+      acknowledged.push({ id: Number(answer.body.data.document.id), title });
   }
   return acknowledged;
 }
 
-async function chat(service: DrillService, tally: AnswerTally, companyId: number, stopped: () => boolean): Promise<void> {
+async function chat(
+  service: DrillService,
+  tally: AnswerTally,
+  companyId: number,
+  stopped: () => boolean,
+): Promise<void> {
   while (!stopped() && !service.exited()) {
-    const answer = await service.call('POST', '/v1/ai/chat', { messages: [{ role: 'user', content: 'How did revenue and margins change last year?' }], company_ids: [companyId] });
+    const answer = await service.call('POST', '/v1/ai/chat', {
+      messages: [{ role: 'user', content: 'How did revenue and margins change last year?' }],
+      company_ids: [companyId],
+    });
     if (answer) tally.record('POST /v1/ai/chat', answer, answer.body);
     else tally.recordNoAnswer();
   }
@@ -64,7 +85,10 @@ async function killBackends(adminUrl: string, database: string, stopped: () => b
   let killed = 0;
   try {
     while (!stopped()) {
-      const result = await killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+      const result = await killer.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [database],
+      );
       killed += result.rowCount ?? 0;
       await sleep(KILL_EVERY_MS);
     }
@@ -78,9 +102,16 @@ async function killBackends(adminUrl: string, database: string, stopped: () => b
  * Acknowledged documents that the service does not serve back under their title (HTTP, when it lives; else the
  * table), and titles stored more than once.
  */
-async function lostOrDuplicated(service: DrillService, databaseUrl: string, prefix: string, acknowledged: Acknowledged[]): Promise<{ lost: number; duplicated: number }> {
+async function lostOrDuplicated(
+  service: DrillService,
+  databaseUrl: string,
+  prefix: string,
+  acknowledged: Acknowledged[],
+): Promise<{ lost: number; duplicated: number }> {
   const rows = await withClient(databaseUrl, (client) =>
-    client.query<{ id: number; title: string }>('SELECT id, title FROM documents WHERE title LIKE $1', [`${prefix}-%`]).then((result) => result.rows),
+    client
+      .query<{ id: number; title: string }>('SELECT id, title FROM documents WHERE title LIKE $1', [`${prefix}-%`])
+      .then((result) => result.rows),
   );
   let lost = 0;
   if (service.exited()) {
@@ -119,7 +150,9 @@ export async function killConnectionsUnderLoad(serverUrl: string, faultSeconds: 
     const prefix = `drill-${crypto.randomBytes(3).toString('hex')}`;
     let stopped = false;
     const done = () => stopped;
-    const writers = Array.from({ length: WRITERS }, (_, i) => writeDocuments(service, tally, companyId, `${prefix}-w${i}`, done));
+    const writers = Array.from({ length: WRITERS }, (_, i) =>
+      writeDocuments(service, tally, companyId, `${prefix}-w${i}`, done),
+    );
     const chatters = Array.from({ length: CHATTERS }, () => chat(service, tally, companyId, done));
     await sleep(500);
     let killingStopped = false;
@@ -139,7 +172,16 @@ export async function killConnectionsUnderLoad(serverUrl: string, faultSeconds: 
       `${killed} backends terminated over ${faultSeconds} s; ${acknowledged.length} documents acknowledged, ${lost} not readable, ${duplicated} stored twice`,
       ...tally.defects.map((defect) => `defect: ${defect}`),
     ];
-    if (crashed) notes.push(`the service exited: ${service.process.output().split('\n').filter((line) => /error/i.test(line)).slice(-3).join(' | ').slice(0, 600)}`);
+    if (crashed)
+      notes.push(
+        `the service exited: ${service.process
+          .output()
+          .split('\n')
+          .filter((line) => /error/i.test(line))
+          .slice(-3)
+          .join(' | ')
+          .slice(0, 600)}`,
+      );
     return {
       ...tally.counts(),
       crashes: crashed ? 1 : 0,

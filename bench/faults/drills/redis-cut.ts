@@ -58,18 +58,34 @@ export async function run(): Promise<DrillResult> {
     teardown.add('redis proxy', () => proxy.close());
     const instances: Instance[] = [];
     for (let i = 0; i < 2; i++) {
-      const service = await startDrillService({ ...freshEmbeddedDatabase(teardown), REDIS_URL: `redis://127.0.0.1:${proxy.port}`, RATE_LIMIT_AI: `${AI_BUDGET}/60` });
+      const service = await startDrillService({
+        ...freshEmbeddedDatabase(teardown),
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        RATE_LIMIT_AI: `${AI_BUDGET}/60`,
+      });
       teardown.add(`service ${i}`, () => service.stop());
-      const made = await service.call('POST', '/v1/admin/keys', { name: 'drill front end', role: 'analyst', forwards_clients: true });
-      if (made?.status !== 201) throw new Error(`could not make a forwarding key: ${made?.status} ${JSON.stringify(made?.body)}`);
+      const made = await service.call('POST', '/v1/admin/keys', {
+        name: 'drill front end',
+        role: 'analyst',
+        forwards_clients: true,
+      });
+      if (made?.status !== 201)
+        throw new Error(`could not make a forwarding key: ${made?.status} ${JSON.stringify(made?.body)}`);
       instances.push({ service, key: made.body.data.key });
     }
-    if (instances.some((instance) => said(instance, DOWN) > 0)) throw new Error('Redis is not reachable before the cut: is it running?');
+    if (instances.some((instance) => said(instance, DOWN) > 0))
+      throw new Error('Redis is not reachable before the cut: is it running?');
 
     const healthy = visitor();
-    const sharedThrough = (await Promise.all(instances.map((instance) => aiBurst(instance, healthy, tally)))).reduce((a, b) => a + b, 0);
-    notes.push(`Redis up: ${sharedThrough} of ${2 * CONCURRENT} AI requests let through on two instances (budget ${AI_BUDGET}, shared)`);
-    if (sharedThrough > AI_BUDGET) missed.push(`shared budget exceeded before the cut: ${sharedThrough} > ${AI_BUDGET}`);
+    const sharedThrough = (await Promise.all(instances.map((instance) => aiBurst(instance, healthy, tally)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
+    notes.push(
+      `Redis up: ${sharedThrough} of ${2 * CONCURRENT} AI requests let through on two instances (budget ${AI_BUDGET}, shared)`,
+    );
+    if (sharedThrough > AI_BUDGET)
+      missed.push(`shared budget exceeded before the cut: ${sharedThrough} > ${AI_BUDGET}`);
 
     await proxy.cut();
     const cutVisitor = visitor();
@@ -78,11 +94,15 @@ export async function run(): Promise<DrillResult> {
       let through = 0;
       for (let round = 0; round < 3; round++) through += await aiBurst(instance, cutVisitor, tally);
       perInstance.push(through);
-      if (through > AI_BUDGET) missed.push(`AI budget not held with Redis down: ${through} let through on one instance (budget ${AI_BUDGET})`);
+      if (through > AI_BUDGET)
+        missed.push(`AI budget not held with Redis down: ${through} let through on one instance (budget ${AI_BUDGET})`);
     }
     const warnings = instances.map((instance) => said(instance, DOWN));
-    notes.push(`Redis cut: ${perInstance.join(' and ')} of ${3 * CONCURRENT} AI requests let through per instance (budget ${AI_BUDGET} each); ${warnings.join(' and ')} warning(s) per instance`);
-    if (warnings.some((count) => count !== 1)) missed.push(`expected one "${DOWN}" warning per instance, got ${warnings.join(', ')}`);
+    notes.push(
+      `Redis cut: ${perInstance.join(' and ')} of ${3 * CONCURRENT} AI requests let through per instance (budget ${AI_BUDGET} each); ${warnings.join(' and ')} warning(s) per instance`,
+    );
+    if (warnings.some((count) => count !== 1))
+      missed.push(`expected one "${DOWN}" warning per instance, got ${warnings.join(', ')}`);
 
     await proxy.restore();
     const restored = performance.now();
@@ -98,9 +118,15 @@ export async function run(): Promise<DrillResult> {
       if (said(instance, BACK) > 0) recoveryMs.push(performance.now() - restored);
     }
     const again = visitor();
-    const sharedAgain = (await Promise.all(instances.map((instance) => aiBurst(instance, again, tally)))).reduce((a, b) => a + b, 0);
-    notes.push(`Redis back: ${sharedAgain} of ${2 * CONCURRENT} let through on two instances (shared budget ${AI_BUDGET})`);
-    if (sharedAgain > AI_BUDGET) missed.push(`shared budget exceeded after Redis came back: ${sharedAgain} > ${AI_BUDGET}`);
+    const sharedAgain = (await Promise.all(instances.map((instance) => aiBurst(instance, again, tally)))).reduce(
+      (a, b) => a + b,
+      0,
+    );
+    notes.push(
+      `Redis back: ${sharedAgain} of ${2 * CONCURRENT} let through on two instances (shared budget ${AI_BUDGET})`,
+    );
+    if (sharedAgain > AI_BUDGET)
+      missed.push(`shared budget exceeded after Redis came back: ${sharedAgain} > ${AI_BUDGET}`);
     crashes = instances.filter((instance) => instance.service.exited()).length;
   });
   return { ...tally.counts(), crashes, lostWrites: 0, recoveryMs, notes, missedTargets: missed };

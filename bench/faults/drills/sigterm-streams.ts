@@ -3,7 +3,7 @@
  * stream must end by telling its client (a `done` event, or an `error` event SHUTTING_DOWN at the shutdown deadline),
  * never be cut without a word; the process must exit 0 within the deadline plus a moment.
  */
-import { parseSseStream } from '../../../src/shared/sse';
+import { readSseEvents } from '../../../test/helpers/sse-events';
 import { startFakeOpenAI } from '../../../test/helpers/fake-openai';
 import { AnswerTally, type DrillResult } from '../drill';
 import { freshEmbeddedDatabase, withTeardown, startDrillService } from '../service';
@@ -26,7 +26,12 @@ export async function run(): Promise<DrillResult> {
     const provider = await startFakeOpenAI();
     teardown.add('fake provider', () => provider.close());
     provider.chatBehaviour = 'slow';
-    const service = await startDrillService({ ...freshEmbeddedDatabase(teardown), OPENAI_API_KEY: 'drill-key', OPENAI_BASE_URL: provider.url, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+    const service = await startDrillService({
+      ...freshEmbeddedDatabase(teardown),
+      OPENAI_API_KEY: 'drill-key',
+      OPENAI_BASE_URL: provider.url,
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    });
     teardown.add('service', () => service.stop());
 
     // Each stream resolves once its first event arrived (it is open), and ends with how it ended.
@@ -39,14 +44,18 @@ export async function run(): Promise<DrillResult> {
           const response = await fetch(`${service.url}/v1/ai/chat`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-api-key': service.key },
-            body: JSON.stringify({ messages: [{ role: 'user', content: `What was revenue in FY2024? (${i})` }], company_ids: [1] }),
+            body: JSON.stringify({
+              messages: [{ role: 'user', content: `What was revenue in FY2024? (${i})` }],
+              company_ids: [1],
+            }),
           });
           tally.record('POST /v1/ai/chat', response);
           let last: Ending = 'cut';
-          for await (const event of parseSseStream(response.body!)) {
+          for await (const event of readSseEvents(response.body!)) {
             markOpen();
             if (event.event === 'done') last = 'done';
-            else if (event.event === 'error') last = JSON.stringify(event.data ?? '').includes('SHUTTING_DOWN') ? 'told' : 'cut';
+            else if (event.event === 'error')
+              last = JSON.stringify(event.data ?? '').includes('SHUTTING_DOWN') ? 'told' : 'cut';
           }
           return last;
         } catch {
@@ -64,7 +73,9 @@ export async function run(): Promise<DrillResult> {
     const exitMs = performance.now() - signalled;
     const ended = await Promise.all(endings);
     const count = (ending: Ending) => ended.filter((e) => e === ending).length;
-    notes.push(`SIGTERM with ${STREAMS} open chat streams: ${count('done')} finished, ${count('told')} told SHUTTING_DOWN, ${count('cut')} cut; exit code ${code} after ${(exitMs / 1000).toFixed(1)} s (SHUTDOWN_TIMEOUT_MS ${SHUTDOWN_TIMEOUT_MS})`);
+    notes.push(
+      `SIGTERM with ${STREAMS} open chat streams: ${count('done')} finished, ${count('told')} told SHUTTING_DOWN, ${count('cut')} cut; exit code ${code} after ${(exitMs / 1000).toFixed(1)} s (SHUTDOWN_TIMEOUT_MS ${SHUTDOWN_TIMEOUT_MS})`,
+    );
     if (count('cut') > 0) missed.push(`${count('cut')} stream(s) cut without a final event`);
     if (code !== 0) {
       crashes = 1;

@@ -55,9 +55,13 @@ async function readWhile(service: DrillService, tally: AnswerTally, stopped: () 
 function judge(label: string, outcomes: SlowOutcome[], timeoutMs: number, missed: string[]): string {
   const timedOut = outcomes.filter((outcome) => outcome.status === 408);
   const times = outcomes.map((outcome) => outcome.ms / 1000);
-  if (timedOut.length !== outcomes.length) missed.push(`${label}: ${outcomes.length - timedOut.length} of ${outcomes.length} not answered 408 (statuses ${[...new Set(outcomes.map((o) => o.status))].join(', ')})`);
+  if (timedOut.length !== outcomes.length)
+    missed.push(
+      `${label}: ${outcomes.length - timedOut.length} of ${outcomes.length} not answered 408 (statuses ${[...new Set(outcomes.map((o) => o.status))].join(', ')})`,
+    );
   const late = outcomes.filter((outcome) => outcome.ms < timeoutMs || outcome.ms > timeoutMs + TOLERANCE_MS);
-  if (late.length > 0) missed.push(`${label}: ${late.length} answered outside ${timeoutMs / 1000}–${(timeoutMs + TOLERANCE_MS) / 1000} s`);
+  if (late.length > 0)
+    missed.push(`${label}: ${late.length} answered outside ${timeoutMs / 1000}–${(timeoutMs + TOLERANCE_MS) / 1000} s`);
   return `${label}: ${timedOut.length} of ${outcomes.length} answered 408 after ${Math.min(...times).toFixed(1)}–${Math.max(...times).toFixed(1)} s`;
 }
 
@@ -71,9 +75,15 @@ export async function run(): Promise<DrillResult> {
     teardown.add('service', () => service.stop());
     let done = false;
     const reads = readWhile(service, tally, () => done);
-    const headers = Array.from({ length: SLOW_CONNECTIONS }, () => slowRequest(service.url, 'GET /v1/companies/1 HTTP/1.1\r\n', `Host: x\r\nX-Slow: ${'a'.repeat(200)}`));
+    const headers = Array.from({ length: SLOW_CONNECTIONS }, () =>
+      slowRequest(service.url, 'GET /v1/companies/1 HTTP/1.1\r\n', `Host: x\r\nX-Slow: ${'a'.repeat(200)}`),
+    );
     const bodies = Array.from({ length: SLOW_CONNECTIONS }, () =>
-      slowRequest(service.url, `POST /v1/search HTTP/1.1\r\nHost: x\r\nx-api-key: ${service.key}\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"query": "`, 'a'.repeat(400)),
+      slowRequest(
+        service.url,
+        `POST /v1/search HTTP/1.1\r\nHost: x\r\nx-api-key: ${service.key}\r\ncontent-type: application/json\r\ncontent-length: 500\r\n\r\n{"query": "`,
+        'a'.repeat(400),
+      ),
     );
     notes.push(judge('slow headers', await Promise.all(headers), HEADERS_TIMEOUT_MS, missed));
     notes.push(judge('slow body', await Promise.all(bodies), REQUEST_TIMEOUT_MS, missed));

@@ -1,29 +1,24 @@
 """The client of the financial insights service over its REST API (/v1) and the chat subscription (/graphql/stream),
-with nothing but the standard library (urllib)."""
-import email.utils
+with nothing but the standard library. Its resources are namespaces, as in the TypeScript SDK: `client.companies`,
+`client.statements`, `client.documents`, `client.ai`, `client.auth`, `client.admin.keys`, and `client.search`."""
 import json
-import socket
-import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from dataclasses import asdict, dataclass
-from typing import Any, Dict, Generic, Iterator, List, Optional, Sequence, Type, TypeVar
+from typing import Any, Dict, Generic, Iterator, List, Mapping, Optional, Sequence, Type, TypeVar
 
 from . import models
-from .errors import ApiConnectionError, ApiError, ApiTimeoutError, error_for
+from .errors import error_for
 from .models import (
-    CHAT_EVENT_DATA, ApiKey, BalanceSheet, CashFlow, ChatDoneEvent, ChatEvent, Company, CompanyProfile, Comparison, CreatedApiKey, DataQualityCheck,
-    Document, IncomeStatement, IngestedDocument, PageMeta, Period, RatioDefinition, Ratios, SearchResult, Summary, Token, from_json,
+    ApiKey, BalanceSheet, CashFlow, ChatDoneEvent, Company, CompanyProfile, Comparison, CreatedApiKey, DataQualityCheck, Document, IncomeStatement,
+    IngestedDocument, PageMeta, Period, RatioDefinition, Ratios, ScreenRow, SearchResult, Summary, Token, from_json,
 )
 from .operations import CHAT_SUBSCRIPTION
-from .sse import read_events
+from .params import CompareMetric, DocType, DocumentFormat, PeriodType, Role, SearchMode, SummaryType
+from .streams import ChatStream, graphql_events, rest_events
+from .transport import Transport, retry_after_seconds
+
+__all__ = ["Client", "Page", "retry_after_seconds"]
 
 T = TypeVar("T")
-
-OAUTH_STATUS_CODES = {400: "BAD_USER_INPUT", 401: "UNAUTHENTICATED", 405: "METHOD_NOT_ALLOWED", 413: "PAYLOAD_TOO_LARGE",
-                      415: "UNSUPPORTED_MEDIA_TYPE", 429: "RATE_LIMITED", 503: "SERVICE_UNAVAILABLE"}
-"""The service's code for the status of an OAuth error (RFC 6749 names the error, not a code)."""
 
 
 @dataclass(frozen=True)
@@ -33,61 +28,53 @@ class Page(Generic[T]):
     meta: PageMeta
 
 
-def retry_after_seconds(header: Optional[str], now: Optional[float] = None) -> Optional[int]:
-    """Seconds from a Retry-After header: delay-seconds or an HTTP date."""
-    if not header:
-        return None
-    header = header.strip()
-    if header.isdigit():
-        return int(header)
-    try:
-        when = email.utils.parsedate_to_datetime(header).timestamp()
-    except (TypeError, ValueError):
-        return None
-    return max(0, int(when - (time.time() if now is None else now) + 0.999))
-
-
 def _body(request_class: Type[Any], **fields: Any) -> Dict[str, Any]:
     """A request body checked by its generated dataclass (an unknown field is a TypeError); unset fields are left out."""
     return {key: value for key, value in asdict(request_class(**fields)).items() if value is not None}
 
 
-class Client:
-    """The service's client.
+def _list(cls: Type[T], items: Any) -> List[T]:
+    return [from_json(cls, item) for item in items]
 
-    >>> client = Client("http://localhost:8080", api_key="fis_live_...")
-    >>> apple = client.company_by_ticker("AAPL")
-    >>> client.income_statement(apple.id, period="FY2024").revenue
-    >>> for event in client.chat([{"role": "user", "content": "How is Apple doing?"}]):
-    ...     if event.event == "token": print(event.data.text, end="", flush=True)
 
-    `timeout` (seconds) bounds each request (for a stream: the wait for each piece); a 429 or 503 is retried up to
-    `max_retries` times after the Retry-After the service sends, unless that is longer than `max_retry_delay`.
-    """
+def _flag(value: bool) -> Optional[str]:
+    return "true" if value else None
 
-    def __init__(self, base_url: str, api_key: Optional[str] = None, access_token: Optional[str] = None, timeout: float = 30.0,
-                 max_retries: int = 2, max_retry_delay: float = 30.0, headers: Optional[Dict[str, str]] = None):
-        if not base_url:
-            raise ValueError("base_url is required, e.g. http://localhost:8080")
-        self.base_url = base_url.rstrip("/")
-        self.api_key = api_key
-        self.access_token = access_token
-        self.timeout = timeout
-        self.max_retries = max_retries
-        self.max_retry_delay = max_retry_delay
-        self.headers = dict(headers or {})
 
-    # --- companies -------------------------------------------------------------------------------------------------
+class _Resource:
+    def __init__(self, transport: Transport):
+        self._http = transport
 
-    def list_companies(self, sector: Optional[str] = None, limit: Optional[int] = None, offset: Optional[int] = None) -> Page[Company]:
-        """One page of companies, ordered by name (`sector` in any case)."""
-        body = self._json("GET", "/v1/companies", query={"sector": sector, "limit": limit, "offset": offset})
-        return Page([from_json(Company, item) for item in body["data"]], from_json(PageMeta, body["meta"]))
+    def _data(self, method: str, path: str, query: Optional[Mapping[str, Any]] = None, body: Any = None, timeout: Optional[float] = None,
+              idempotent: Optional[bool] = None) -> Any:
+        return self._http.json(method, path, query=query, body=body, timeout=timeout, idempotent=idempotent)["data"]
 
-    def company_pages(self, sector: Optional[str] = None, limit: Optional[int] = None, offset: int = 0) -> Iterator[Page[Company]]:
+
+class Companies(_Resource):
+    """GET /v1/companies and a company's own routes."""
+
+    def list(self, sector: Optional[str] = None, ticker: Optional[str] = None, q: Optional[str] = None, limit: Optional[int] = None,
+             offset: Optional[int] = None, *, timeout: Optional[float] = None) -> Page[Company]:
+        """One page of companies, ordered by name (or, with `q`, best match first); `sector` and `ticker` in any case."""
+        query = {"sector": sector, "ticker": ticker, "q": q, "limit": limit, "offset": offset}
+        body = self._http.json("GET", "/v1/companies", query=query, timeout=timeout)
+        return Page(_list(Company, body["data"]), from_json(PageMeta, body["meta"]))
+
+    def screen(self, filter: Optional[str] = None, period: Optional[str] = None, sort: Optional[str] = None, fields: Optional[str] = None,
+               sector: Optional[str] = None, currency: Optional[str] = None, size: Optional[str] = None, limit: Optional[int] = None,
+               offset: Optional[int] = None, *, timeout: Optional[float] = None) -> Page[ScreenRow]:
+        """Companies that pass a screen, e.g. filter="gross_margin>0.5,revenue_growth>20%", sort="-net_margin"
+        (period: FY2024, Q2-2025, latest, latest-fy (the default) or ttm), one page with the total."""
+        query = {"filter": filter, "period": period, "sort": sort, "fields": fields, "sector": sector, "currency": currency, "size": size,
+                 "limit": limit, "offset": offset}
+        body = self._http.json("GET", "/v1/screener", query=query, timeout=timeout)
+        return Page(_list(ScreenRow, body["data"]), from_json(PageMeta, body["meta"]))
+
+    def pages(self, sector: Optional[str] = None, ticker: Optional[str] = None, q: Optional[str] = None, limit: Optional[int] = None,
+              offset: int = 0, *, timeout: Optional[float] = None) -> Iterator[Page[Company]]:
         """Every page, one after the other, from `offset` on."""
         while True:
-            page = self.list_companies(sector=sector, limit=limit, offset=offset)
+            page = self.list(sector=sector, ticker=ticker, q=q, limit=limit, offset=offset, timeout=timeout)
             if not page.data:
                 return
             yield page
@@ -95,245 +82,217 @@ class Client:
             if offset >= page.meta.total:
                 return
 
-    def companies(self, sector: Optional[str] = None, limit: Optional[int] = None) -> Iterator[Company]:
+    def all(self, sector: Optional[str] = None, ticker: Optional[str] = None, q: Optional[str] = None, limit: Optional[int] = None, *,
+            timeout: Optional[float] = None) -> Iterator[Company]:
         """Every company across all pages."""
-        for page in self.company_pages(sector=sector, limit=limit):
+        for page in self.pages(sector=sector, ticker=ticker, q=q, limit=limit, timeout=timeout):
             yield from page.data
 
-    def company(self, company_id: int) -> CompanyProfile:
-        return from_json(CompanyProfile, self._data("GET", f"/v1/companies/{int(company_id)}"))
+    def get(self, company_id: int, *, timeout: Optional[float] = None) -> CompanyProfile:
+        return from_json(CompanyProfile, self._data("GET", f"/v1/companies/{int(company_id)}", timeout=timeout))
 
-    def company_by_ticker(self, ticker: str) -> CompanyProfile:
+    def by_ticker(self, ticker: str, *, timeout: Optional[float] = None) -> CompanyProfile:
         """A company's profile by its ticker, in any case; NotFoundError when no company has it."""
-        found = self._data("GET", "/v1/companies", query={"ticker": ticker.strip(), "limit": 1})
+        found = self.list(ticker=ticker.strip(), limit=1, timeout=timeout).data
         if not found:
             raise error_for("NOT_FOUND", f"No company with ticker {ticker}", 404)
-        return self.company(found[0]["id"])
+        return self.get(found[0].id, timeout=timeout)
 
-    def periods(self, company_id: int, type: Optional[str] = None) -> List[Period]:
-        """The periods a company has data for, newest first (`type`: quarter or annual)."""
-        return [from_json(Period, item) for item in self._data("GET", f"/v1/companies/{int(company_id)}/periods", query={"type": type})]
+    def periods(self, company_id: int, type: Optional[PeriodType] = None, *, timeout: Optional[float] = None) -> List[Period]:
+        """The periods a company has data for, newest first."""
+        return _list(Period, self._data("GET", f"/v1/companies/{int(company_id)}/periods", query={"type": type}, timeout=timeout))
 
-    def data_quality(self, company_id: int) -> List[DataQualityCheck]:
-        return [from_json(DataQualityCheck, item) for item in self._data("GET", f"/v1/companies/{int(company_id)}/data-quality")]
+    def create(self, name: str, ticker: str, sector: str, cik: Optional[int] = None, currency: Optional[str] = None,
+               fiscal_year_end_month: Optional[int] = None, description: Optional[str] = None, *,
+               timeout: Optional[float] = None) -> CompanyProfile:
+        """Starts tracking a company (admin); ConflictError when its ticker or CIK is another company's."""
+        body = _body(models.CreateCompanyRequest, name=name, ticker=ticker, sector=sector, cik=cik, currency=currency,
+                     fiscal_year_end_month=fiscal_year_end_month, description=description)
+        return from_json(CompanyProfile, self._data("POST", "/v1/companies", body=body, timeout=timeout))
 
-    # --- statements and ratios -------------------------------------------------------------------------------------
+    def update(self, company_id: int, name: Optional[str] = None, ticker: Optional[str] = None, sector: Optional[str] = None,
+               cik: Optional[int] = None, currency: Optional[str] = None, fiscal_year_end_month: Optional[int] = None,
+               description: Optional[str] = None, *, timeout: Optional[float] = None) -> CompanyProfile:
+        """Changes the given fields of a company (admin); the others keep their value (an empty description removes it)."""
+        body = _body(models.UpdateCompanyRequest, name=name, ticker=ticker, sector=sector, cik=cik, currency=currency,
+                     fiscal_year_end_month=fiscal_year_end_month, description=description)
+        return from_json(CompanyProfile, self._data("PATCH", f"/v1/companies/{int(company_id)}", body=body, timeout=timeout, idempotent=True))
 
-    def income_statement(self, company_id: int, period: Optional[str] = None, provenance: bool = False) -> IncomeStatement:
-        """`period`: FY2024, Q3-2024, latest (the default: the newest quarter), latest-fy or ttm."""
-        return self._statement(IncomeStatement, "income-statement", company_id, period, provenance)
+    def data_quality(self, company_id: int, *, timeout: Optional[float] = None) -> List[DataQualityCheck]:
+        return _list(DataQualityCheck, self._data("GET", f"/v1/companies/{int(company_id)}/data-quality", timeout=timeout))
 
-    def balance_sheet(self, company_id: int, period: Optional[str] = None, provenance: bool = False) -> BalanceSheet:
-        return self._statement(BalanceSheet, "balance-sheet", company_id, period, provenance)
 
-    def cash_flow(self, company_id: int, period: Optional[str] = None, provenance: bool = False) -> CashFlow:
-        return self._statement(CashFlow, "cash-flow", company_id, period, provenance)
+class Statements(_Resource):
+    """A company's statements and ratios: one period (`period`: FY2024, Q3-2024, latest (the default: the newest
+    quarter), latest-fy or ttm), or the last periods of a `type`, newest first (the `_history` methods)."""
 
-    def ratios(self, company_id: int, period: Optional[str] = None) -> Ratios:
-        return from_json(Ratios, self._data("GET", f"/v1/companies/{int(company_id)}/ratios", query={"period": period}))
+    def income(self, company_id: int, period: Optional[str] = None, provenance: bool = False, *, timeout: Optional[float] = None) -> IncomeStatement:
+        return self._one(IncomeStatement, "income-statement", company_id, period, provenance, timeout)
 
-    def income_statement_history(self, company_id: int, type: str = "quarter", limit: Optional[int] = None,
-                                 provenance: bool = False) -> List[IncomeStatement]:
-        """The income statements of the last `limit` periods of `type` (quarter or annual), newest first."""
-        return self._history(IncomeStatement, "income-statement", company_id, type, limit, provenance)
+    def balance_sheet(self, company_id: int, period: Optional[str] = None, provenance: bool = False, *, timeout: Optional[float] = None) -> BalanceSheet:
+        return self._one(BalanceSheet, "balance-sheet", company_id, period, provenance, timeout)
 
-    def balance_sheet_history(self, company_id: int, type: str = "quarter", limit: Optional[int] = None,
-                              provenance: bool = False) -> List[BalanceSheet]:
-        return self._history(BalanceSheet, "balance-sheet", company_id, type, limit, provenance)
+    def cash_flow(self, company_id: int, period: Optional[str] = None, provenance: bool = False, *, timeout: Optional[float] = None) -> CashFlow:
+        return self._one(CashFlow, "cash-flow", company_id, period, provenance, timeout)
 
-    def cash_flow_history(self, company_id: int, type: str = "quarter", limit: Optional[int] = None,
-                          provenance: bool = False) -> List[CashFlow]:
-        return self._history(CashFlow, "cash-flow", company_id, type, limit, provenance)
+    def ratios(self, company_id: int, period: Optional[str] = None, provenance: bool = False, *, timeout: Optional[float] = None) -> Ratios:
+        return self._one(Ratios, "ratios", company_id, period, provenance, timeout)
 
-    def ratios_history(self, company_id: int, type: str = "quarter", limit: Optional[int] = None) -> List[Ratios]:
-        return self._history(Ratios, "ratios", company_id, type, limit, False)
+    def income_history(self, company_id: int, type: PeriodType = "quarter", limit: Optional[int] = None, provenance: bool = False, *,
+                       timeout: Optional[float] = None) -> List[IncomeStatement]:
+        return self._many(IncomeStatement, "income-statement", company_id, type, limit, provenance, timeout)
 
-    def ratio_definitions(self) -> List[RatioDefinition]:
-        return [from_json(RatioDefinition, item) for item in self._data("GET", "/v1/ratios/definitions")]
+    def balance_sheet_history(self, company_id: int, type: PeriodType = "quarter", limit: Optional[int] = None, provenance: bool = False, *,
+                              timeout: Optional[float] = None) -> List[BalanceSheet]:
+        return self._many(BalanceSheet, "balance-sheet", company_id, type, limit, provenance, timeout)
 
-    def _history(self, cls: Type[T], route: str, company_id: int, type: str, limit: Optional[int], provenance: bool) -> List[T]:
-        query = {"type": type, "limit": limit, "provenance": "true" if provenance else None}
-        return [from_json(cls, item) for item in self._data("GET", f"/v1/companies/{int(company_id)}/{route}", query=query)]
+    def cash_flow_history(self, company_id: int, type: PeriodType = "quarter", limit: Optional[int] = None, provenance: bool = False, *,
+                          timeout: Optional[float] = None) -> List[CashFlow]:
+        return self._many(CashFlow, "cash-flow", company_id, type, limit, provenance, timeout)
 
-    def _statement(self, cls: Type[T], route: str, company_id: int, period: Optional[str], provenance: bool) -> T:
-        query = {"period": period, "provenance": "true" if provenance else None}
-        return from_json(cls, self._data("GET", f"/v1/companies/{int(company_id)}/{route}", query=query))
+    def ratios_history(self, company_id: int, type: PeriodType = "quarter", limit: Optional[int] = None, provenance: bool = False, *,
+                       timeout: Optional[float] = None) -> List[Ratios]:
+        return self._many(Ratios, "ratios", company_id, type, limit, provenance, timeout)
 
-    # --- search, documents, AI -------------------------------------------------------------------------------------
+    def ratio_definitions(self, *, timeout: Optional[float] = None) -> List[RatioDefinition]:
+        """Every ratio with its formula."""
+        return _list(RatioDefinition, self._data("GET", "/v1/ratios/definitions", timeout=timeout))
 
-    def search(self, query: str, **filters: Any) -> List[SearchResult]:
-        """Hybrid search; `filters`: company_ids, top_k, mode, periods, doc_types, sections, published_from, published_to."""
-        body = _body(models.SearchRequest, query=query, **filters)
-        return [from_json(SearchResult, item) for item in self._data("POST", "/v1/search", body=body)]
+    def _one(self, cls: Type[T], route: str, company_id: int, period: Optional[str], provenance: bool, timeout: Optional[float]) -> T:
+        query = {"period": period, "provenance": _flag(provenance)}
+        return from_json(cls, self._data("GET", f"/v1/companies/{int(company_id)}/{route}", query=query, timeout=timeout))
 
-    def ingest_document(self, company_id: int, title: str, doc_type: str, content: str, **fields: Any) -> IngestedDocument:
-        """Stores and indexes a document (admin); `created` is False when the same text was already stored."""
-        body = _body(models.IngestDocumentRequest, company_id=company_id, title=title, doc_type=doc_type, content=content, **fields)
-        return from_json(IngestedDocument, self._data("POST", "/v1/documents", body=body))
+    def _many(self, cls: Type[T], route: str, company_id: int, type: PeriodType, limit: Optional[int], provenance: bool,
+              timeout: Optional[float]) -> List[T]:
+        query = {"type": type, "limit": limit, "provenance": _flag(provenance)}
+        return _list(cls, self._data("GET", f"/v1/companies/{int(company_id)}/{route}", query=query, timeout=timeout))
 
-    def document(self, document_id: int) -> Document:
+
+class Documents(_Resource):
+    def get(self, document_id: int, *, timeout: Optional[float] = None) -> Document:
         """A stored document with its passages in reading order (analyst); a search result's chunk_id is one of them."""
-        return from_json(Document, self._data("GET", f"/v1/documents/{int(document_id)}"))
+        return from_json(Document, self._data("GET", f"/v1/documents/{int(document_id)}", timeout=timeout))
 
-    def summarize(self, company_id: int, period: Optional[str] = None, summary_type: Optional[str] = None) -> Summary:
+    def ingest(self, company_id: int, title: str, doc_type: DocType, content: Optional[str] = None, format: Optional[DocumentFormat] = None,
+               period: Optional[str] = None, published_at: Optional[str] = None, source_url: Optional[str] = None,
+               section: Optional[str] = None, content_base64: Optional[str] = None, content_type: Optional[str] = None, *,
+               timeout: Optional[float] = None) -> IngestedDocument:
+        """Stores and indexes a document (admin); `created` is False when the same text was already stored. Give the text
+        in `content`, or bytes in `content_base64` with their `content_type` (a PDF: `base64.b64encode(data).decode()`,
+        "application/pdf")."""
+        body = _body(models.IngestDocumentRequest, company_id=company_id, title=title, doc_type=doc_type, content=content, format=format,
+                     period=period, published_at=published_at, source_url=source_url, section=section, content_base64=content_base64,
+                     content_type=content_type)
+        return from_json(IngestedDocument, self._data("POST", "/v1/documents", body=body, timeout=timeout))
+
+
+class AI(_Resource):
+    def summarize(self, company_id: int, period: Optional[str] = None, summary_type: Optional[SummaryType] = None, *,
+                  timeout: Optional[float] = None) -> Summary:
         body = _body(models.SummarizeRequest, company_id=company_id, period=period, summary_type=summary_type)
-        return from_json(Summary, self._data("POST", "/v1/ai/summarize", body=body))
+        return from_json(Summary, self._data("POST", "/v1/ai/summarize", body=body, timeout=timeout))
 
-    def compare(self, company_ids: Sequence[int], period: Optional[str] = None, metrics: Optional[Sequence[str]] = None) -> Comparison:
+    def compare(self, company_ids: Sequence[int], period: Optional[str] = None, metrics: Optional[Sequence[CompareMetric]] = None, *,
+                timeout: Optional[float] = None) -> Comparison:
         body = _body(models.CompareRequest, company_ids=list(company_ids), period=period, metrics=None if metrics is None else list(metrics))
-        return from_json(Comparison, self._data("POST", "/v1/ai/compare", body=body))
+        return from_json(Comparison, self._data("POST", "/v1/ai/compare", body=body, timeout=timeout))
 
-    def chat(self, messages: Sequence[Dict[str, str]], company_ids: Optional[Sequence[int]] = None,
-             conversation_id: Optional[str] = None) -> Iterator[ChatEvent]:
+    def chat(self, messages: Sequence[Mapping[str, str]], company_ids: Optional[Sequence[int]] = None, conversation_id: Optional[str] = None, *,
+             timeout: Optional[float] = None) -> ChatStream:
         """A chat answer as it is written (Server-Sent Events): status, token, citations, then done with the whole
-        answer and the conversation id to continue; `event.data` is the event's dataclass. An `error` event is
-        raised as a typed error. Leaving the loop early closes the connection, and the service stops writing."""
-        body = _body(models.ChatRequest, messages=list(messages), company_ids=None if company_ids is None else list(company_ids),
+        answer and the conversation id to continue; `stream.final_answer()` waits for that last one. An `error` event
+        is raised as the typed error of its code, a stream cut before `done` as a StreamInterruptedError with what
+        arrived. `timeout` bounds the wait for each piece."""
+        body = _body(models.ChatRequest, messages=[dict(m) for m in messages], company_ids=None if company_ids is None else list(company_ids),
                      conversation_id=conversation_id, stream=True)
-        response = self._send("POST", "/v1/ai/chat", body=body, stream=True)
-        with response:
-            for name, data in self._events(response, "/v1/ai/chat"):
-                if name == "error":
-                    raise error_for(data["code"], data["message"], response.status)
-                yield ChatEvent(event=name, data=from_json(CHAT_EVENT_DATA[name], data))  # type: ignore[arg-type]
+        return ChatStream(lambda: self._http.send("POST", "/v1/ai/chat", body=body, stream=True, timeout=timeout), rest_events, "/v1/ai/chat",
+                          timeout or self._http.timeout)
 
-    def ask(self, messages: Sequence[Dict[str, str]], company_ids: Optional[Sequence[int]] = None,
-            conversation_id: Optional[str] = None) -> ChatDoneEvent:
+    def ask(self, messages: Sequence[Mapping[str, str]], company_ids: Optional[Sequence[int]] = None, conversation_id: Optional[str] = None, *,
+            timeout: Optional[float] = None) -> ChatDoneEvent:
         """A chat answer in one piece."""
-        body = _body(models.ChatRequest, messages=list(messages), company_ids=None if company_ids is None else list(company_ids),
+        body = _body(models.ChatRequest, messages=[dict(m) for m in messages], company_ids=None if company_ids is None else list(company_ids),
                      conversation_id=conversation_id, stream=False)
-        return from_json(ChatDoneEvent, self._data("POST", "/v1/ai/chat", body=body))
+        return from_json(ChatDoneEvent, self._data("POST", "/v1/ai/chat", body=body, timeout=timeout))
 
-    def chat_graphql(self, messages: Sequence[Dict[str, str]], company_ids: Optional[Sequence[int]] = None,
-                     conversation_id: Optional[str] = None) -> Iterator[Dict[str, Any]]:
-        """The same answer through the GraphQL subscription at /graphql/stream (graphql-sse): each event a dict with
-        `__typename` (ChatStatusEvent, ChatTokenEvent, ChatCitationsEvent, ChatDoneEvent) and camelCase fields."""
-        variables = {"input": {"messages": list(messages), "companyIds": None if company_ids is None else list(company_ids),
+    def chat_graphql(self, messages: Sequence[Mapping[str, str]], company_ids: Optional[Sequence[int]] = None, conversation_id: Optional[str] = None, *,
+                     timeout: Optional[float] = None) -> ChatStream:
+        """The same answer through the GraphQL subscription at /graphql/stream (graphql-sse), as the same typed events
+        as `chat`, ending with done or raising as `chat` does (a ChatErrorEvent is raised as the typed error of its code)."""
+        variables = {"input": {"messages": [dict(m) for m in messages], "companyIds": None if company_ids is None else list(company_ids),
                                "conversationId": conversation_id}}
         body = {"query": CHAT_SUBSCRIPTION, "operationName": "Chat", "variables": variables}
-        response = self._send("POST", "/graphql/stream", body=body, stream=True)
-        with response:
-            for name, data in self._events(response, "/graphql/stream"):
-                if name == "complete":
-                    return
-                errors = (data or {}).get("errors") or []
-                if errors:
-                    code = (errors[0].get("extensions") or {}).get("code", "INTERNAL_SERVER_ERROR")
-                    raise error_for(code, errors[0].get("message", ""), response.status)
-                yield data["data"]["chat"]
+        return ChatStream(lambda: self._http.send("POST", "/graphql/stream", body=body, stream=True, timeout=timeout), graphql_events,
+                          "/graphql/stream", timeout or self._http.timeout)
 
-    # --- credentials -----------------------------------------------------------------------------------------------
 
-    def token(self, client_secret: Optional[str] = None) -> Token:
+class Auth(_Resource):
+    def token(self, client_secret: Optional[str] = None, *, timeout: Optional[float] = None) -> Token:
         """OAuth 2.0 client credentials: the API key (or `client_secret`) exchanged for a short-lived bearer token;
         `Client(base_url, access_token=token.access_token)` then authenticates with it. The endpoint answers OAuth's
         own shape, not the envelope; its errors become the same typed errors (the OAuth name in `details`)."""
         body = _body(models.TokenRequest, grant_type="client_credentials", client_secret=client_secret)
-        with self._send("POST", "/v1/auth/token", body=body) as response:
-            return from_json(Token, json.loads(self._read(response, "POST", "/v1/auth/token")))
+        with self._http.send("POST", "/v1/auth/token", body=body, timeout=timeout) as response:
+            return from_json(Token, json.loads(self._http.read(response, "POST", "/v1/auth/token", timeout)))
 
-    # --- API keys (the admin role) ---------------------------------------------------------------------------------
 
-    def list_api_keys(self) -> List[ApiKey]:
+class ApiKeys(_Resource):
+    def list(self, *, timeout: Optional[float] = None) -> List[ApiKey]:
         """Every API key, revoked ones included (never the key itself)."""
-        return [from_json(ApiKey, item) for item in self._data("GET", "/v1/admin/keys")]
+        return _list(ApiKey, self._data("GET", "/v1/admin/keys", timeout=timeout))
 
-    def create_api_key(self, name: str, role: str) -> CreatedApiKey:
-        """A new key for `role` (viewer, analyst or admin): `key` is in this answer only."""
-        return from_json(CreatedApiKey, self._data("POST", "/v1/admin/keys", body=_body(models.CreateApiKeyRequest, name=name, role=role)))
+    def create(self, name: str, role: Role, forwards_clients: Optional[bool] = None, *, timeout: Optional[float] = None) -> CreatedApiKey:
+        """A new key for `role`: `key` is in this answer only."""
+        body = _body(models.CreateApiKeyRequest, name=name, role=role, forwards_clients=forwards_clients)
+        return from_json(CreatedApiKey, self._data("POST", "/v1/admin/keys", body=body, timeout=timeout))
 
-    def revoke_api_key(self, key_id: int) -> ApiKey:
+    def revoke(self, key_id: int, *, timeout: Optional[float] = None) -> ApiKey:
         """Revokes a key: every instance refuses it within a second."""
-        return from_json(ApiKey, self._data("DELETE", f"/v1/admin/keys/{int(key_id)}"))
+        return from_json(ApiKey, self._data("DELETE", f"/v1/admin/keys/{int(key_id)}", timeout=timeout))
 
-    # --- HTTP ------------------------------------------------------------------------------------------------------
 
-    def _data(self, method: str, path: str, query: Optional[Dict[str, Any]] = None, body: Any = None) -> Any:
-        return self._json(method, path, query=query, body=body)["data"]
+class Admin:
+    """The admin role's resources: `keys`."""
 
-    def _json(self, method: str, path: str, query: Optional[Dict[str, Any]] = None, body: Any = None) -> Dict[str, Any]:
-        with self._send(method, path, query=query, body=body) as response:
-            status = response.status
-            try:
-                result = json.loads(self._read(response, method, path))
-            except ValueError:
-                raise ApiError(f"{method} {path} answered {status} with a body that is not JSON", "INVALID_RESPONSE", status) from None
-        if not isinstance(result, dict) or result.get("success") is not True:
-            raise ApiError(f"Unexpected answer from {path}", "INVALID_RESPONSE", status)
-        return result
+    def __init__(self, transport: Transport):
+        self.keys = ApiKeys(transport)
 
-    def _events(self, response: Any, path: str) -> Iterator[Any]:
-        """The events of a stream; a wait for the next piece longer than `timeout` is an ApiTimeoutError."""
-        try:
-            yield from read_events(response)
-        except socket.timeout:
-            raise ApiTimeoutError(f"POST {path}: no event for {self.timeout} s", "TIMEOUT", 0) from None
 
-    def _read(self, response: Any, method: str, path: str) -> bytes:
-        try:
-            return response.read()
-        except socket.timeout:
-            raise ApiTimeoutError(f"{method} {path} took longer than {self.timeout} s", "TIMEOUT", 0) from None
+class Client(_Resource):
+    """The service's client.
 
-    def _send(self, method: str, path: str, query: Optional[Dict[str, Any]] = None, body: Any = None, stream: bool = False) -> Any:
-        """Sends a request and returns the open response of a success; retries 429/503 as the service says."""
-        attempt = 0
-        while True:
-            try:
-                return self._attempt(method, path, query, body, stream)
-            except ApiError as error:
-                retryable = error.status in (429, 503)
-                wait = error.retry_after if error.retry_after is not None else min(0.5 * 2 ** attempt, self.max_retry_delay)
-                if not retryable or attempt >= self.max_retries or wait > self.max_retry_delay:
-                    raise
-                time.sleep(wait)
-                attempt += 1
+    >>> client = Client("http://localhost:8080", api_key="fis_live_...")  # or FIS_BASE_URL and FIS_API_KEY
+    >>> apple = client.companies.by_ticker("AAPL")
+    >>> client.statements.income(apple.id, period="FY2024").revenue
+    >>> for event in client.ai.chat([{"role": "user", "content": "How is Apple doing?"}]):
+    ...     if event.event == "token": print(event.data.text, end="", flush=True)
 
-    def _attempt(self, method: str, path: str, query: Optional[Dict[str, Any]], body: Any, stream: bool) -> Any:
-        url = self.base_url + path
-        params = {key: value for key, value in (query or {}).items() if value is not None}
-        if params:
-            url += "?" + urllib.parse.urlencode(params)
-        headers = {"Accept": "text/event-stream" if stream else "application/json", **self.headers}
-        if self.access_token:
-            headers["Authorization"] = f"Bearer {self.access_token}"
-        elif self.api_key:
-            headers["X-API-Key"] = self.api_key
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode("utf-8")
-            headers["Content-Type"] = "application/json"
-        request = urllib.request.Request(url, data=data, headers=headers, method=method)
-        try:
-            return urllib.request.urlopen(request, timeout=self.timeout)
-        except urllib.error.HTTPError as failure:
-            with failure:
-                raise self._error_of(failure, method, path) from None
-        except (socket.timeout, TimeoutError):
-            raise ApiTimeoutError(f"{method} {path} took longer than {self.timeout} s", "TIMEOUT", 0) from None
-        except urllib.error.URLError as failure:
-            if isinstance(failure.reason, (socket.timeout, TimeoutError)):
-                raise ApiTimeoutError(f"{method} {path} took longer than {self.timeout} s", "TIMEOUT", 0) from None
-            raise ApiConnectionError(f"{method} {url} failed: {failure.reason}", "CONNECTION_FAILED", 0) from None
-        except OSError as failure:
-            raise ApiConnectionError(f"{method} {url} failed: {failure}", "CONNECTION_FAILED", 0) from None
+    `timeout` (seconds) bounds each request (for a stream: the wait for each piece); every method takes its own
+    `timeout=` too. A 429 or 503 is retried up to `max_retries` times after the Retry-After the service sends, unless
+    that is longer than `max_retry_delay`; a 502, 504 or a connection failure too on calls safe to repeat (reads,
+    revocation, search). Every error carries `request_id` and the response `headers`.
+    """
 
-    @staticmethod
-    def _error_of(failure: urllib.error.HTTPError, method: str, path: str) -> ApiError:
-        """The typed error of a failed response: the service's envelope (or, at /graphql/stream, GraphQL's errors)."""
-        retry_after = retry_after_seconds(failure.headers.get("Retry-After"))
-        text = failure.read().decode("utf-8", "replace")
-        try:
-            body = json.loads(text)
-        except ValueError:
-            return ApiError(f"{method} {path} answered {failure.code}: {text[:200]}", "INVALID_RESPONSE", failure.code, None, retry_after)
-        error = body.get("error") if isinstance(body, dict) else None
-        if isinstance(error, str):  # OAuth's shape (the token endpoint): the error's name, no code
-            code = OAUTH_STATUS_CODES.get(failure.code, "INTERNAL_SERVER_ERROR")
-            return error_for(code, body.get("error_description", error), failure.code, {"oauth_error": error}, retry_after)
-        if error is None and isinstance(body, dict) and body.get("errors"):
-            first = body["errors"][0]
-            error = {"code": (first.get("extensions") or {}).get("code"), "message": first.get("message", "")}
-        if not error or not error.get("code"):
-            return ApiError(f"{method} {path} answered {failure.code}", "INVALID_RESPONSE", failure.code, body, retry_after)
-        return error_for(error["code"], error.get("message", ""), failure.code, error.get("details"), retry_after)
+    def __init__(self, base_url: Optional[str] = None, api_key: Optional[str] = None, access_token: Optional[str] = None, timeout: float = 30.0,
+                 max_retries: int = 2, max_retry_delay: float = 30.0, headers: Optional[Mapping[str, str]] = None):
+        super().__init__(Transport(base_url, api_key, access_token, timeout, max_retries, max_retry_delay, headers))
+        self.companies = Companies(self._http)
+        self.statements = Statements(self._http)
+        self.documents = Documents(self._http)
+        self.ai = AI(self._http)
+        self.auth = Auth(self._http)
+        self.admin = Admin(self._http)
+
+    @property
+    def base_url(self) -> str:
+        return self._http.base_url
+
+    def search(self, query: str, company_ids: Optional[Sequence[int]] = None, top_k: Optional[int] = None, mode: Optional[SearchMode] = None,
+               periods: Optional[Sequence[str]] = None, doc_types: Optional[Sequence[DocType]] = None, sections: Optional[Sequence[str]] = None,
+               published_from: Optional[str] = None, published_to: Optional[str] = None, *, timeout: Optional[float] = None) -> List[SearchResult]:
+        """Hybrid search over company documents."""
+        body = _body(models.SearchRequest, query=query, company_ids=None if company_ids is None else list(company_ids), top_k=top_k, mode=mode,
+                     periods=None if periods is None else list(periods), doc_types=None if doc_types is None else list(doc_types),
+                     sections=None if sections is None else list(sections), published_from=published_from, published_to=published_to)
+        # A search reads: safe to send again after a gateway failure.
+        return _list(SearchResult, self._data("POST", "/v1/search", body=body, timeout=timeout, idempotent=True))

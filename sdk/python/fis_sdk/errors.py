@@ -1,22 +1,38 @@
 """Errors by code: every failure of the service's error envelope, and the client's own (timeouts, connections)."""
-from typing import Any, Dict, Optional, Type
+from typing import Any, Dict, Mapping, Optional, Sequence, Type
 
 
 class ApiError(Exception):
     """A failure: `code` is the service's stable code (or the client's: TIMEOUT, CONNECTION_FAILED,
-    INVALID_RESPONSE), `status` the HTTP status (0 when no response came), `retry_after` the seconds the service
-    asked to wait (Retry-After), when it said."""
+    INVALID_RESPONSE, STREAM_INTERRUPTED), `status` the HTTP status (0 when no response came), `details` what the
+    service said about the fault (`field`, `accepted`), `retry_after` the seconds the service asked to wait
+    (Retry-After), `request_id` the service's id of the request (X-Request-Id, for its log) and `headers` those of
+    the failed response (names in lower case)."""
 
-    def __init__(self, message: str, code: str, status: int, details: Any = None, retry_after: Optional[int] = None):
+    def __init__(self, message: str, code: str, status: int, details: Any = None, retry_after: Optional[int] = None,
+                 request_id: Optional[str] = None, headers: Optional[Mapping[str, str]] = None):
         super().__init__(message)
         self.message = message
         self.code = code
         self.status = status
         self.details = details
         self.retry_after = retry_after
+        self.request_id = request_id
+        self.headers: Dict[str, str] = dict(headers or {})
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(code={self.code!r}, status={self.status}, message={self.message!r})"
+        return f"{type(self).__name__}(code={self.code!r}, status={self.status}, message={self.message!r}, request_id={self.request_id!r})"
+
+
+class StreamInterruptedError(ApiError):
+    """A chat stream that stopped before its `done` event: the connection dropped or the service went away
+    mid-answer. `partial_text` is the answer as far as it arrived and `events` every event that did."""
+
+    def __init__(self, message: str, status: int, partial_text: str, events: Sequence[Any], request_id: Optional[str] = None,
+                 headers: Optional[Mapping[str, str]] = None):
+        super().__init__(message, "STREAM_INTERRUPTED", status, request_id=request_id, headers=headers)
+        self.partial_text = partial_text
+        self.events = list(events)
 
 
 class InvalidRequestError(ApiError):
@@ -33,6 +49,10 @@ class PermissionDeniedError(ApiError):
 
 class NotFoundError(ApiError):
     """No such company, period, conversation or route (404)."""
+
+
+class ConflictError(ApiError):
+    """The write would take what another resource holds, e.g. a ticker of another company (409); `details["field"]` names it."""
 
 
 class RateLimitError(ApiError):
@@ -74,6 +94,7 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
     "UNAUTHENTICATED": AuthenticationError,
     "FORBIDDEN": PermissionDeniedError,
     "NOT_FOUND": NotFoundError,
+    "CONFLICT": ConflictError,
     "RATE_LIMITED": RateLimitError,
     "SERVICE_UNAVAILABLE": ServiceUnavailableError,
     "SHUTTING_DOWN": ServiceUnavailableError,
@@ -84,6 +105,7 @@ ERROR_CLASSES: Dict[str, Type[ApiError]] = {
 """The class of each of the service's codes (the OpenAPI document's ErrorCode; a test checks they match)."""
 
 
-def error_for(code: str, message: str, status: int, details: Any = None, retry_after: Optional[int] = None) -> ApiError:
+def error_for(code: str, message: str, status: int, details: Any = None, retry_after: Optional[int] = None,
+              request_id: Optional[str] = None, headers: Optional[Mapping[str, str]] = None) -> ApiError:
     """The typed error for a code the service sent (ApiError itself for a code this SDK does not know yet)."""
-    return ERROR_CLASSES.get(code, ApiError)(message, code, status, details, retry_after)
+    return ERROR_CLASSES.get(code, ApiError)(message, code, status, details, retry_after, request_id, headers)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, Callable, Dict, List, Literal, Optional, Type, TypeVar
+from typing import Any, Callable, Dict, List, Literal, Optional, Tuple, Type, TypeVar, Union
 
 T = TypeVar('T')
 
@@ -11,7 +11,7 @@ T = TypeVar('T')
 def from_json(cls: Type[T], data: Dict[str, Any]) -> T:
     """Builds a dataclass from its JSON object; keys the class does not know (a newer service) are ignored."""
     nested = _NESTED.get(cls.__name__, {})
-    values = {}
+    values: Dict[str, Any] = {}
     for field in fields(cls):  # type: ignore[arg-type]
         if field.name not in data:
             continue
@@ -29,7 +29,7 @@ def _list(convert: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return lambda values: [None if value is None else convert(value) for value in values]
 
 
-ErrorCode = Literal["BAD_USER_INPUT", "BAD_REQUEST", "GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "OPERATION_RESOLUTION_FAILURE", "PERSISTED_QUERY_NOT_SUPPORTED", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "REQUEST_TIMEOUT", "PAYLOAD_TOO_LARGE", "URI_TOO_LONG", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "UPSTREAM_ERROR", "SERVICE_UNAVAILABLE", "SHUTTING_DOWN", "UPSTREAM_TIMEOUT", "INTERNAL_SERVER_ERROR"]
+ErrorCode = Literal["BAD_USER_INPUT", "BAD_REQUEST", "GRAPHQL_PARSE_FAILED", "GRAPHQL_VALIDATION_FAILED", "OPERATION_RESOLUTION_FAILURE", "PERSISTED_QUERY_NOT_SUPPORTED", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "METHOD_NOT_ALLOWED", "CONFLICT", "REQUEST_TIMEOUT", "PAYLOAD_TOO_LARGE", "URI_TOO_LONG", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED", "UPSTREAM_ERROR", "SERVICE_UNAVAILABLE", "SHUTTING_DOWN", "UPSTREAM_TIMEOUT", "INTERNAL_SERVER_ERROR"]
 """The stable code of a failure (the HTTP status follows from it)"""
 
 
@@ -38,6 +38,15 @@ class Error:
     """Every failure: the one error envelope"""
     success: Literal[False]
     error: Dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ErrorDetails:
+    """More about a failure: `field` names the input at fault when one is, `accepted` the values it takes; other keys by code"""
+    field: Optional[str] = None
+    """The parameter or body field at fault (a path such as messages[0].role inside a body)"""
+    accepted: Optional[List[str]] = None
+    """The values or forms the field accepts"""
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,30 @@ class Company:
 
 
 @dataclass(frozen=True)
+class ScreenValue:
+    """One value a screen returns: a statement field or ratio of the screened period."""
+    field: str
+    """The field or ratio (camelCase in GraphQL, snake_case in REST)."""
+    value: Optional[float]
+    """Null when not reported, or when the ratio is undefined."""
+
+
+@dataclass(frozen=True)
+class ScreenRow:
+    """A company that passes a screen, with the chosen values of its screened period."""
+    id: int
+    name: str
+    ticker: str
+    sector: str
+    currency: str
+    """ISO 4217 reporting currency: the values are in its units."""
+    period: str
+    """The period screened for this company: FY<yyyy>, Q<n>-<yyyy> or TTM."""
+    values: List[ScreenValue]
+    """The chosen fields, in the order asked."""
+
+
+@dataclass(frozen=True)
 class CompanyProfile:
     """A tracked company with its profile; statements and ratios hang off it."""
     id: int
@@ -77,6 +110,10 @@ class CompanyProfile:
     """ISO 4217 reporting currency."""
     fiscal_year_end: int
     """Month (1–12) in which the fiscal year ends."""
+    cik: Optional[int]
+    """SEC Central Index Key, for a company that files with the SEC."""
+    former_names: Optional[List[str]]
+    """Names the company filed under before, newest first (from its SEC submissions); null when not known."""
     description: Optional[str]
     website: Optional[str]
     employees: Optional[int]
@@ -90,7 +127,7 @@ class CompanyProfile:
 class StatementCheck:
     """One data-quality identity checked on a statement: whether it holds, by how much it misses, and why."""
     check: str
-    """balance, yearEqualsSumOfQuarters, cashRollForward or grossProfit."""
+    """balance, yearEqualsSumOfQuarters, cashRollForward, grossProfit or filingsAgree."""
     passed: bool
     difference: Optional[float]
     """Left side minus right side, in the reporting currency; null when an input is missing."""
@@ -102,23 +139,27 @@ class StatementCheck:
 
 @dataclass(frozen=True)
 class Provenance:
-    """Where an imported value came from: the SEC filing and its us-gaap or ifrs-full concept, and whether it was derived or restated."""
+    """Where an imported value came from: the SEC filing and its us-gaap or ifrs-full concept, or the stored document, page and line label it was read from; and whether it was derived or restated."""
     field: str
     """The statement field, camelCase (e.g. revenue)."""
     concept: str
-    """us-gaap or ifrs-full concept, e.g. RevenueFromContractWithCustomerExcludingAssessedTax; for a derived value its formula, e.g. Revenues − CostOfRevenue."""
-    accession: str
-    """Accession number of the filing the value was taken from (the newest that reports it)."""
+    """us-gaap or ifrs-full concept, e.g. RevenueFromContractWithCustomerExcludingAssessedTax; for a value read from a stored document, the line label as the document writes it; for a derived value its formula, e.g. Revenues − CostOfRevenue."""
+    accession: Optional[str]
+    """Accession number of the SEC filing the value was taken from (the newest that reports it); null for a value read from a stored document."""
     form: str
-    """10-K, 10-Q, 10-K/A…"""
+    """10-K, 10-Q, 10-K/A…; for a stored document, its document type."""
     filed: str
-    """Filing date, YYYY-MM-DD."""
+    """Filing date, YYYY-MM-DD; for a stored document, its publication date (else the day it was stored)."""
     derived: bool
     """Computed from filed values (Q2 = H1 − Q1, Q4 = FY − 9M, gross profit, total debt, free cash flow…) rather than filed as such."""
     restated: bool
     """A later filing changed the value first reported; the later value is the one stored."""
     reported_value: float
     """The value as filed (payments are stored negated as cash outflows)."""
+    document_id: Optional[int]
+    """The stored document the value was read from; null for XBRL facts."""
+    page: Optional[int]
+    """The page of that document (from 1); null for XBRL facts."""
 
 
 @dataclass(frozen=True)
@@ -172,7 +213,7 @@ class IncomeStatement:
     ebitda: Optional[float]
     """Operating income plus depreciation and amortization."""
     data_quality: List[StatementCheck]
-    """The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference."""
+    """The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference."""
     provenance: Optional[List[Provenance]] = None
     """Sources of the values of an imported (SEC) statement, one per field; empty for demo data."""
 
@@ -240,7 +281,7 @@ class BalanceSheet:
     total_liabilities_and_equity: Optional[float]
     """Total liabilities and equity: total liabilities + total equity + non-controlling interest + temporary equity; equals total assets."""
     data_quality: List[StatementCheck]
-    """The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference."""
+    """The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference."""
     provenance: Optional[List[Provenance]] = None
     """Sources of the values of an imported (SEC) statement, one per field; empty for demo data."""
 
@@ -286,7 +327,7 @@ class CashFlow:
     free_cash_flow: Optional[float]
     """Operating cash flow plus capital expenditure (capital expenditure is negative)."""
     data_quality: List[StatementCheck]
-    """The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference."""
+    """The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference."""
     provenance: Optional[List[Provenance]] = None
     """Sources of the values of an imported (SEC) statement, one per field; empty for demo data."""
 
@@ -408,6 +449,40 @@ class Period:
 
 
 @dataclass(frozen=True)
+class CreateCompanyRequest:
+    name: str
+    ticker: str
+    """Letters, digits, "." or "-"; stored in upper case, unique in any case"""
+    sector: str
+    """e.g. a GICS sector; an existing sector in any case is written as stored"""
+    cik: Optional[int] = None
+    """SEC Central Index Key: a later SEC import of this CIK (or of this ticker) fills this company"""
+    currency: Optional[str] = None
+    """ISO 4217 reporting currency (default USD)"""
+    fiscal_year_end_month: Optional[int] = None
+    """Month in which the fiscal year ends (default 12)"""
+    description: Optional[str] = None
+    """On a change, an empty description removes it"""
+
+
+@dataclass(frozen=True)
+class UpdateCompanyRequest:
+    name: Optional[str] = None
+    ticker: Optional[str] = None
+    """Letters, digits, "." or "-"; stored in upper case, unique in any case"""
+    sector: Optional[str] = None
+    """e.g. a GICS sector; an existing sector in any case is written as stored"""
+    cik: Optional[int] = None
+    """SEC Central Index Key: a later SEC import of this CIK (or of this ticker) fills this company"""
+    currency: Optional[str] = None
+    """ISO 4217 reporting currency (default USD)"""
+    fiscal_year_end_month: Optional[int] = None
+    """Month in which the fiscal year ends (default 12)"""
+    description: Optional[str] = None
+    """On a change, an empty description removes it"""
+
+
+@dataclass(frozen=True)
 class SearchResult:
     """One chunk of a document that matched a search, best first."""
     content: str
@@ -420,6 +495,8 @@ class SearchResult:
     title: str
     doc_type: str
     period: Optional[str]
+    page: int
+    """Page of the document the chunk is on, from 1 (PDF pages, or form feeds in text; a document without page breaks is page 1)."""
     section: Optional[str]
     """Section of the document the chunk comes from (e.g. "Item 7. Management's Discussion and Analysis"), when known."""
     text_rank: Optional[int]
@@ -433,6 +510,7 @@ class SearchRequest:
     query: str
     company_ids: Optional[List[int]] = None
     top_k: Optional[int] = None
+    """Default 10."""
     mode: Optional[Literal["hybrid", "text", "vector"]] = None
     periods: Optional[List[str]] = None
     """Fiscal periods of the documents, e.g. ["FY2024", "Q3-2024"]"""
@@ -451,6 +529,8 @@ class Passage:
     """One chunk of a document, in reading order: what search hits and citations point at."""
     chunk_id: int
     """The chunk id that search results and document citations carry."""
+    page: int
+    """Page of the document the passage is on, from 1 (PDF pages, or form feeds in text; a document without page breaks is page 1)."""
     content: str
 
 
@@ -506,8 +586,14 @@ class IngestDocumentRequest:
     company_id: int
     title: str
     doc_type: Literal["10-K", "10-Q", "8-K", "20-F", "6-K", "annual-report", "earnings-call", "press-release", "presentation", "note", "other"]
-    content: str
+    content: Optional[str] = None
+    """The text of the document, written in `format`; or send its bytes in `content_base64` instead"""
     format: Optional[Literal["text", "markdown", "html"]] = None
+    """How `content` is written (default text); form feeds in text separate pages"""
+    content_base64: Optional[str] = None
+    """The document’s bytes in standard base64, instead of `content`: a PDF (its text is read page by page), or UTF-8 text"""
+    content_type: Optional[str] = None
+    """Media type of `content_base64`: application/pdf, text/plain, text/markdown or text/html"""
     period: Optional[str] = None
     """The fiscal period the document covers: Q<1-4>-<yyyy> or FY<yyyy>"""
     published_at: Optional[str] = None
@@ -535,6 +621,8 @@ class Citation:
     document_id: Optional[int]
     title: Optional[str]
     """Document citations: the document title."""
+    page: Optional[int]
+    """Document citations: the page of the document the passage is on, from 1."""
 
 
 @dataclass(frozen=True)
@@ -676,10 +764,38 @@ class ChatErrorEvent:
 
 
 @dataclass(frozen=True)
-class ChatEvent:
-    """One Server-Sent Event of the stream: `event` is its name, `data` its JSON; `done` or `error` is the last"""
-    event: Literal["status", "token", "citations", "done", "error"]
-    data: Any
+class ChatEventStatus:
+    """The `status` event of the ChatEvent stream."""
+    event: Literal["status"]
+    data: ChatStatusEvent
+
+
+@dataclass(frozen=True)
+class ChatEventToken:
+    """The `token` event of the ChatEvent stream."""
+    event: Literal["token"]
+    data: ChatTokenEvent
+
+
+@dataclass(frozen=True)
+class ChatEventCitations:
+    """The `citations` event of the ChatEvent stream."""
+    event: Literal["citations"]
+    data: ChatCitationsEvent
+
+
+@dataclass(frozen=True)
+class ChatEventDone:
+    """The `done` event of the ChatEvent stream."""
+    event: Literal["done"]
+    data: ChatDoneEvent
+
+
+@dataclass(frozen=True)
+class ChatEventError:
+    """The `error` event of the ChatEvent stream."""
+    event: Literal["error"]
+    data: ChatErrorEvent
 
 
 @dataclass(frozen=True)
@@ -771,6 +887,7 @@ class SessionRequest:
 
 
 _NESTED: Dict[str, Dict[str, Callable[[Any], Any]]] = {
+    'ScreenRow': {'values': _list(_model(ScreenValue))},
     'IncomeStatement': {'data_quality': _list(_model(StatementCheck)), 'provenance': _list(_model(Provenance))},
     'BalanceSheet': {'data_quality': _list(_model(StatementCheck)), 'provenance': _list(_model(Provenance))},
     'CashFlow': {'data_quality': _list(_model(StatementCheck)), 'provenance': _list(_model(Provenance))},
@@ -785,11 +902,14 @@ _NESTED: Dict[str, Dict[str, Callable[[Any], Any]]] = {
     'CreatedApiKey': {'api_key': _model(ApiKey)},
 }
 
-CHAT_EVENT_DATA: Dict[str, Type[Any]] = {
-    "status": ChatStatusEvent,
-    "token": ChatTokenEvent,
-    "citations": ChatCitationsEvent,
-    "done": ChatDoneEvent,
-    "error": ChatErrorEvent,
+ChatEvent = Union[ChatEventStatus, ChatEventToken, ChatEventCitations, ChatEventDone, ChatEventError]
+"""One Server-Sent Event of the stream: `event` is its name, `data` its JSON; `done` or `error` is the last"""
+
+CHAT_EVENTS: Dict[str, Tuple[Type[Any], Type[Any]]] = {
+    "status": (ChatEventStatus, ChatStatusEvent),
+    "token": (ChatEventToken, ChatTokenEvent),
+    "citations": (ChatEventCitations, ChatCitationsEvent),
+    "done": (ChatEventDone, ChatDoneEvent),
+    "error": (ChatEventError, ChatErrorEvent),
 }
-"""The class of the data of each ChatEvent by its event name."""
+"""The class of each ChatEvent and of its data, by event name."""

@@ -1,5 +1,13 @@
-/** The TypeScript SDK of the financial insights service: REST (/v1) and the chat subscription (/graphql/stream). */
-export { FinancialInsightsClient, type ChatStreamEvent, type GraphQLChatEvent } from './client.js';
+/** The TypeScript SDK of the financial insights service. */
+export {
+  FinancialInsightsClient,
+  type ChatStreamEvent,
+  type GraphQLChatEvent,
+  type GraphQLChatDoneEvent,
+  type UnknownChatEvent,
+} from './client.js';
+export { ChatStream } from './chat-stream.js';
 export type { ClientOptions, RequestOptions } from './transport.js';
 export * from './errors.js';
 export type * from './types.js';
+export { readEvents, type ServerSentEvent } from './sse.js';

@@ -1,18 +1,38 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { ApiError } from './errors.js';
+
 /** One Server-Sent Event: its name (`message` when it has none) and its data parsed as JSON. */
 export interface ServerSentEvent {
   event: string;
   data: unknown;
 }
 
+function parsed(message: EventSourceMessage): ServerSentEvent {
+  try {
+    return { event: message.event ?? 'message', data: message.data === '' ? null : JSON.parse(message.data) };
+  } catch {
+    throw new ApiError(
+      `The event stream sent an event whose data is not JSON: ${message.data.slice(0, 200)}`,
+      'INVALID_RESPONSE',
+      200,
+    );
+  }
+}
+
 /**
- * The events of an event-stream body, each as soon as it is complete. It reads with a stream reader (not `for await`
- * over the body, which not every browser offers) and follows the format's field rules: `data` on several lines, one
- * optional space after the colon, comments (keep-alives) ignored, an event cut off by the end of the stream dropped.
+ * The events of an event-stream body, each as soon as it is complete (eventsource-parser reads the format: `data` on
+ * several lines, comments and keep-alives, an event cut off by the end of the stream dropped). It reads with a stream
+ * reader, not `for await` over the body, which not every browser offers. It returns when the body ends, whether or not
+ * the answer was complete: the caller decides what a missing last event means.
  */
-export async function* readEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ServerSentEvent> {
+export async function* readEvents(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<ServerSentEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  const ready: ServerSentEvent[] = [];
+  const parser = createParser({ onEvent: (message) => ready.push(parsed(message)) });
   try {
     for (;;) {
       const { done, value } = await reader.read().catch((error: unknown) => {
@@ -20,12 +40,9 @@ export async function* readEvents(body: ReadableStream<Uint8Array>, signal?: Abo
         throw signal?.aborted ? signal.reason : error;
       });
       if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      for (let end = buffer.search(/\r?\n\r?\n/); end >= 0; end = buffer.search(/\r?\n\r?\n/)) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-        const event = parseBlock(block);
-        if (event) yield event;
+      parser.feed(decoder.decode(value, { stream: true }));
+      while (ready.length > 0) {
+        yield ready.shift()!;
         signal?.throwIfAborted();
       }
     }
@@ -33,20 +50,4 @@ export async function* readEvents(body: ReadableStream<Uint8Array>, signal?: Abo
     // Stopping early (break, return, an error) hangs up: the service stops writing the answer.
     await reader.cancel().catch(() => undefined);
   }
-}
-
-function parseBlock(block: string): ServerSentEvent | null {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon === 0) continue;
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  if (data.length === 0) return null;
-  const text = data.join('\n');
-  return { event, data: text === '' ? null : JSON.parse(text) };
 }

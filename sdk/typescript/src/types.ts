@@ -7,7 +7,11 @@ import type { components, operations } from './generated/openapi.js';
 type Schemas = components['schemas'];
 
 export type Company = Schemas['Company'];
+export type ScreenRow = Schemas['ScreenRow'];
+export type ScreenValue = Schemas['ScreenValue'];
 export type CompanyProfile = Schemas['CompanyProfile'];
+export type CreateCompanyRequest = Schemas['CreateCompanyRequest'];
+export type UpdateCompanyRequest = Schemas['UpdateCompanyRequest'];
 export type PageMeta = Schemas['PageMeta'];
 export type IncomeStatement = Schemas['IncomeStatement'];
 export type BalanceSheet = Schemas['BalanceSheet'];
@@ -25,9 +29,17 @@ export type StoredDocument = Schemas['StoredDocument'];
 export type IngestedDocument = Schemas['IngestedDocument'];
 export type IngestDocumentRequest = Schemas['IngestDocumentRequest'];
 export type Summary = Schemas['Summary'];
-export type SummarizeRequest = Schemas['SummarizeRequest'];
+/**
+ * A period as the service reads it (any case): FY2024, Q3-2024, latest (the newest quarter), latest-fy or ttm. Any
+ * string is taken too, such as a `Period.period` the service answered; the service refuses one it cannot read.
+ */
+export type PeriodName = `FY${number}` | `Q${1 | 2 | 3 | 4}-${number}` | 'latest' | 'latest-fy' | 'ttm' | (string & {});
+/** A period that is one reported period (everything but ttm). */
+export type PointPeriodName = Exclude<PeriodName, 'ttm'>;
+
+export type SummarizeRequest = Omit<Schemas['SummarizeRequest'], 'period'> & { period?: PointPeriodName };
 export type Comparison = Schemas['Comparison'];
-export type CompareRequest = Schemas['CompareRequest'];
+export type CompareRequest = Omit<Schemas['CompareRequest'], 'period'> & { period?: PointPeriodName };
 export type Citation = Schemas['Citation'];
 export type Claim = Schemas['Claim'];
 export type Grounding = Schemas['Grounding'];
@@ -43,14 +55,19 @@ export type Role = Schemas['Role'];
 export type ErrorEnvelope = Schemas['Error'];
 
 /** Query parameters of a route, by its operation id (`format` left out: the SDK reads JSON, not CSV). */
-export type QueryOf<Operation extends keyof operations> = Omit<NonNullable<operations[Operation]['parameters']['query']>, 'format'>;
+export type QueryOf<Operation extends keyof operations> = Omit<
+  NonNullable<operations[Operation]['parameters']['query']>,
+  'format'
+>;
 
 export type ListCompaniesQuery = QueryOf<'ListCompanies'>;
+/** A screen: `filter` (e.g. `gross_margin>0.5,revenue_growth>20%`), `period` (default latest-fy), `sort`, `fields`, `sector`, `currency`, `size`, paging. */
+export type ScreenQuery = Omit<QueryOf<'Screen'>, 'period'> & { period?: PeriodName };
 /** One period of a statement (`period`, default the newest quarter). */
-export type StatementQuery = Omit<QueryOf<'GetIncomeStatement'>, 'type' | 'limit'>;
+export type StatementQuery = Omit<QueryOf<'GetIncomeStatement'>, 'type' | 'limit' | 'period'> & { period?: PeriodName };
 /** The last periods of a statement, newest first (`type`, default quarter; `limit`). */
 export type StatementHistoryQuery = Omit<QueryOf<'GetIncomeStatement'>, 'period'>;
-export type RatiosQuery = Omit<QueryOf<'GetRatios'>, 'type' | 'limit'>;
+export type RatiosQuery = Omit<QueryOf<'GetRatios'>, 'type' | 'limit' | 'period'> & { period?: PeriodName };
 export type RatiosHistoryQuery = Omit<QueryOf<'GetRatios'>, 'period'>;
 export type PeriodsQuery = QueryOf<'ListPeriods'>;
 
@@ -62,3 +79,5 @@ export interface Page<T> {
 
 export type { components, operations, paths } from './generated/openapi.js';
 export type { ChatSubscription } from './generated/graphql-chat.js';
+/** The GraphQL schema's types (Company, IncomeStatement, Ratios …), to type the data of `client.graphql()`. */
+export type * as Schema from './generated/graphql.js';

@@ -4,11 +4,16 @@
  * and the nearest stored period is reported apart, labelled as such.
  */
 import type { Company } from '../../companies/company.entity';
-import { parseExactPeriod, samePeriodLastYear, type FiscalPeriod, type PeriodType } from '../../statements/fiscal-period';
+import {
+  parseExactPeriod,
+  samePeriodLastYear,
+  type FiscalPeriod,
+  type PeriodType,
+} from '../../statements/fiscal-period';
 import type { AvailablePeriod, StatementLoaders } from '../../statements/statement.loaders';
 import { loadRatios } from '../../statements/statement.service';
 import type { StatementFact } from '../statement-fact';
-import type { Metric } from './metrics';
+import type { Metric } from '../../understanding/metrics';
 import { periodsBetween, type PeriodAsk } from './periods';
 import type { ParsedQuestion } from './question';
 
@@ -46,7 +51,10 @@ export interface AskedFacts {
 }
 
 const SOURCE_OF: Record<Metric['source'], StatementFact['source']> = {
-  income: 'income_statement', balance: 'balance_sheet', cashFlow: 'cash_flow', ratio: 'ratios',
+  income: 'income_statement',
+  balance: 'balance_sheet',
+  cashFlow: 'cash_flow',
+  ratio: 'ratios',
 };
 
 function typeOf(ask: PeriodAsk | null): PeriodType {
@@ -60,18 +68,29 @@ function typeOf(ask: PeriodAsk | null): PeriodType {
 /** The period labels asked, for one company's stored periods (newest first). */
 function askedLabels(ask: PeriodAsk | null, stored: AvailablePeriod[]): string[] {
   const ofType = (type: PeriodType) => stored.filter((p) => p.type === type);
-  if (ask === null) return ofType('ANNUAL').slice(0, 1).map((p) => p.period);
+  if (ask === null)
+    return ofType('ANNUAL')
+      .slice(0, 1)
+      .map((p) => p.period);
   switch (ask.kind) {
     case 'exact':
       return ask.periods.map((p) => p.label);
     case 'range':
       return periodsBetween(ask.from, ask.to).map((p) => p.label);
     case 'last':
-      return ofType(ask.type).slice(0, ask.count).map((p) => p.period).reverse();
+      return ofType(ask.type)
+        .slice(0, ask.count)
+        .map((p) => p.period)
+        .reverse();
     case 'latest':
-      return ofType(ask.type).slice(0, 1).map((p) => p.period);
+      return ofType(ask.type)
+        .slice(0, 1)
+        .map((p) => p.period);
     case 'ttm':
-      return ofType('QUARTER').slice(0, 4).map((p) => p.period).reverse();
+      return ofType('QUARTER')
+        .slice(0, 4)
+        .map((p) => p.period)
+        .reverse();
   }
 }
 
@@ -82,24 +101,47 @@ function nearestStored(label: string, stored: AvailablePeriod[]): string | null 
   if (!wanted) return null;
   const sameType = stored.filter((p) => p.type === wanted.type);
   if (sameType.length === 0) return null;
-  return sameType.reduce((best, p) => (Math.abs(order(p) - order(wanted)) < Math.abs(order(best) - order(wanted)) ? p : best)).period;
+  return sameType.reduce((best, p) =>
+    Math.abs(order(p) - order(wanted)) < Math.abs(order(best) - order(wanted)) ? p : best,
+  ).period;
 }
 
 /** Reads one metric of one period; null when it is not stored. */
-async function readValue(loaders: StatementLoaders, company: Company, period: string, metric: Metric): Promise<StatementFact | null> {
+async function readValue(
+  loaders: StatementLoaders,
+  company: Company,
+  period: string,
+  metric: Metric,
+): Promise<StatementFact | null> {
   const key = { companyId: company.id, period };
   let row: Record<string, unknown> | null;
-  if (metric.source === 'ratio') row = (await loadRatios(loaders, company.id, period)) as unknown as Record<string, unknown> | null;
+  if (metric.source === 'ratio')
+    row = (await loadRatios(loaders, company.id, period)) as unknown as Record<string, unknown> | null;
   else row = (await loaders[metric.source].load(key)) as unknown as Record<string, unknown> | null;
   const value = row?.[metric.key];
   if (typeof value !== 'number' || !Number.isFinite(value)) return null;
-  return { companyId: company.id, ticker: company.ticker, period, source: SOURCE_OF[metric.source], field: metric.key, label: metric.label, unit: metric.unit, value };
+  return {
+    companyId: company.id,
+    ticker: company.ticker,
+    period,
+    source: SOURCE_OF[metric.source],
+    field: metric.key,
+    label: metric.label,
+    unit: metric.unit,
+    value,
+  };
 }
 
-async function readValues(loaders: StatementLoaders, company: Company, periods: string[], metrics: Metric[]): Promise<AskedValue[]> {
+async function readValues(
+  loaders: StatementLoaders,
+  company: Company,
+  periods: string[],
+  metrics: Metric[],
+): Promise<AskedValue[]> {
   const values: AskedValue[] = [];
   for (const period of periods) {
-    for (const metric of metrics) values.push({ period, metric, fact: await readValue(loaders, company, period, metric) });
+    for (const metric of metrics)
+      values.push({ period, metric, fact: await readValue(loaders, company, period, metric) });
   }
   return values;
 }
@@ -116,7 +158,20 @@ function trailingTwelveMonths(company: Company, values: AskedValue[], quarters: 
     }
     if (facts.some((f) => f === null)) return { period: TTM, metric, fact: null };
     const value = facts.reduce((sum, f) => sum + (f as StatementFact).value, 0);
-    return { period: TTM, metric, fact: { companyId: company.id, ticker: company.ticker, period: TTM, source: 'derived', field: metric.key, label: metric.label, unit: metric.unit, value } };
+    return {
+      period: TTM,
+      metric,
+      fact: {
+        companyId: company.id,
+        ticker: company.ticker,
+        period: TTM,
+        source: 'derived',
+        field: metric.key,
+        label: metric.label,
+        unit: metric.unit,
+        value,
+      },
+    };
   });
 }
 
@@ -125,7 +180,12 @@ function trailingTwelveMonths(company: Company, values: AskedValue[], quarters: 
  * difference in points for ratios (fractions); null when growth has no meaning (from zero or a loss) or for multiples.
  */
 export function changeFact(before: StatementFact, after: StatementFact): StatementFact | null {
-  const common = { ...after, source: 'derived' as const, field: `${after.field}Change`, label: `${after.label} change` };
+  const common = {
+    ...after,
+    source: 'derived' as const,
+    field: `${after.field}Change`,
+    label: `${after.label} change`,
+  };
   if (after.unit === 'fraction') return { ...common, unit: 'points', value: after.value - before.value };
   if (after.unit === 'multiple' || after.unit === 'days' || before.value <= 0) return null;
   return { ...common, unit: 'fraction', value: (after.value - before.value) / before.value };
@@ -136,12 +196,18 @@ function seriesChanges(values: AskedValue[]): Array<StatementFact | null> {
   const keys = [...new Set(values.map((v) => v.metric.key))];
   return keys.map((key) => {
     const known = values.filter((v) => v.metric.key === key && v.fact);
-    return known.length >= 2 ? changeFact(known[0].fact as StatementFact, known[known.length - 1].fact as StatementFact) : null;
+    return known.length >= 2
+      ? changeFact(known[0].fact as StatementFact, known[known.length - 1].fact as StatementFact)
+      : null;
   });
 }
 
 /** The facts a question asks for, company by company. */
-export async function askedFacts(loaders: StatementLoaders, companies: Company[], question: ParsedQuestion): Promise<AskedFacts> {
+export async function askedFacts(
+  loaders: StatementLoaders,
+  companies: Company[],
+  question: ParsedQuestion,
+): Promise<AskedFacts> {
   const answers: CompanyAnswer[] = [];
   for (const company of companies) {
     const stored = await loaders.periods.load(company.id);
@@ -155,21 +221,41 @@ export async function askedFacts(loaders: StatementLoaders, companies: Company[]
       if (near) nearest.set(label, near);
     }
     const ofType = stored.filter((p) => p.type === type);
-    const storedRange = ofType.length > 0 ? { oldest: ofType[ofType.length - 1].period, newest: ofType[0].period } : null;
+    const storedRange =
+      ofType.length > 0 ? { oldest: ofType[ofType.length - 1].period, newest: ofType[0].period } : null;
     const present = periods.filter((label) => storedLabels.has(label));
     const values = await readValues(loaders, company, present, question.metrics);
-    const priorLabels = question.intent === 'change' || question.intent === 'drivers' ? present.map((label) => samePeriodLastYear(parseExactPeriod(label) as FiscalPeriod).label) : [];
+    const priorLabels =
+      question.intent === 'change' || question.intent === 'drivers'
+        ? present.map((label) => samePeriodLastYear(parseExactPeriod(label) as FiscalPeriod).label)
+        : [];
     const priorValues = await readValues(loaders, company, priorLabels, question.metrics);
     const nearestValues = await readValues(loaders, company, [...new Set(nearest.values())], question.metrics);
-    const ttmValues = question.period?.kind === 'ttm' && present.length === 4 ? trailingTwelveMonths(company, values, present) : [];
+    const ttmValues =
+      question.period?.kind === 'ttm' && present.length === 4 ? trailingTwelveMonths(company, values, present) : [];
     const changes = [
       ...values.flatMap((value) => {
-        const prior = priorValues.find((p) => p.metric.key === value.metric.key && p.period === samePeriodLastYear(parseExactPeriod(value.period) as FiscalPeriod).label);
+        const prior = priorValues.find(
+          (p) =>
+            p.metric.key === value.metric.key &&
+            p.period === samePeriodLastYear(parseExactPeriod(value.period) as FiscalPeriod).label,
+        );
         return value.fact && prior?.fact ? [changeFact(prior.fact, value.fact)] : [];
       }),
       ...(question.intent === 'series' ? seriesChanges(values) : []),
     ].filter((fact): fact is StatementFact => fact !== null);
-    answers.push({ company, periods, missingPeriods, nearest, storedRange, values, priorValues, nearestValues, ttmValues, changes });
+    answers.push({
+      company,
+      periods,
+      missingPeriods,
+      nearest,
+      storedRange,
+      values,
+      priorValues,
+      nearestValues,
+      ttmValues,
+      changes,
+    });
   }
   return { question, companies: answers };
 }
@@ -177,5 +263,8 @@ export async function askedFacts(loaders: StatementLoaders, companies: Company[]
 /** Every fact an answer may state, for the grounding check and citations. */
 export function askedFactList(asked: AskedFacts | null | undefined): StatementFact[] {
   if (!asked) return [];
-  return asked.companies.flatMap((c) => [...c.values, ...c.priorValues, ...c.nearestValues, ...c.ttmValues]).flatMap((v) => (v.fact ? [v.fact] : [])).concat(asked.companies.flatMap((c) => c.changes));
+  return asked.companies
+    .flatMap((c) => [...c.values, ...c.priorValues, ...c.nearestValues, ...c.ttmValues])
+    .flatMap((v) => (v.fact ? [v.fact] : []))
+    .concat(asked.companies.flatMap((c) => c.changes));
 }

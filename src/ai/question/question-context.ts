@@ -2,7 +2,7 @@
 import type { DataSource } from 'typeorm';
 import { parseExactPeriod } from '../../statements/fiscal-period';
 import type { DocumentPassage } from '../facts';
-import type { CompanyRef } from './companies';
+import type { CompanyRef } from '../../understanding/companies';
 import { periodsBetween } from './periods';
 import { findCompanyDirectory } from '../../companies/company.repository';
 import type { ParsedQuestion } from './question';
@@ -46,7 +46,11 @@ export function fiscalYearFilter(label: string | null): ((passage: DocumentPassa
  */
 export function passageFilter(question: ParsedQuestion): (passage: DocumentPassage) => boolean {
   const years = askedYears(question);
-  const docType = /\b10-?K\b|\bannual report\b/i.test(question.text) ? '10-K' : /\b10-?Q\b|\bquarterly report\b/i.test(question.text) ? '10-Q' : null;
+  const docType = /\b10-?K\b|\bannual report\b/i.test(question.text)
+    ? '10-K'
+    : /\b10-?Q\b|\bquarterly report\b/i.test(question.text)
+      ? '10-Q'
+      : null;
   const companies = new Set(question.companies.map((c) => c.id));
   return (passage) => {
     if (companies.size > 0 && !companies.has(passage.companyId)) return false;

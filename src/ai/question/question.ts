@@ -3,13 +3,19 @@
  * metrics a question asks about, and what it wants (a value, a series, a change, a comparison, drivers or risks).
  * A follow-up ("And the net income in that year?") inherits what it does not say from the turns before it.
  */
-import { findCompanies, unknownCompanyName, type CompanyRef } from './companies';
-import { findMetrics, type Metric } from './metrics';
+import { findCompanies, unknownCompanyName, type CompanyRef } from '../../understanding/companies';
+import { findMetrics, type Metric } from '../../understanding/metrics';
 import { parsePeriods, type PeriodAsk } from './periods';
+import { figureAsk, type FigureAsk } from './asked-figure';
+import { strongTerms } from '../../understanding/figure-terms';
+import { separateInstructions } from './instructions';
+import { definitionGap, type DefinitionGap } from '../../understanding/definitions';
+import { definedMetric, type DefinedMetric } from '../../understanding/defined-metric';
 
 export type Intent = 'value' | 'series' | 'change' | 'comparison' | 'drivers' | 'risks';
 
 export interface ParsedQuestion {
+  /** The question without the instructions written around it (how to answer, a role to play). */
   text: string;
   intent: Intent;
   companies: CompanyRef[];
@@ -18,17 +24,30 @@ export interface ParsedQuestion {
   /** Null: the question names no period (the newest stored one is meant). */
   period: PeriodAsk | null;
   metrics: Metric[];
+  /** A figure only the documents hold (a product, segment, region, KPI…), or null for a stored field or metric. */
+  figure: FigureAsk | null;
   /** What was taken from earlier turns. */
-  inherited: Array<'companies' | 'period' | 'metrics'>;
+  inherited: Array<'companies' | 'period' | 'metrics' | 'figure'>;
+  /** A metric the question defines otherwise than the service computes it (then no figure is given for it). */
+  definitionGap: DefinitionGap | null;
+  /** The metric the question defines over stored fields, when that is what it asks: it is evaluated as defined. */
+  defined: DefinedMetric | null;
 }
 
-const RISKS = /\b(?:risks?|risk factors?|threats?|headwinds?|uncertaint(?:y|ies)|what could go wrong|exposures?|vulnerab\w*)\b/i;
-const DRIVERS = /\b(?:why|drivers?|driven|drove|reasons?|explain\w*|what caused|caused|behind|contributed|attributable)\b/i;
-const COMPARISON = /\b(?:compare[sd]?|comparison|comparing|versus|vs\.?|against|relative to|better|worse|higher|lower|bigger|larger|smaller|more than|less than|which (?:company|one|of))\b/i;
-const CHANGE = /\b(?:grow|grew|grown|growth|change[sd]?|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|fall|fell|drop(?:ped)?|compared (?:with|to) the (?:year|quarter) before|year[- ]over[- ]year|yoy|y\/y|by how much)\b/i;
-const SERIES = /\b(?:trend|develop(?:ed|ment)?|evolve[sd]?|over (?:the|time)|history|each|every|series|quarterly|by quarter|by year|over the last|over the past)\b/i;
+const RISKS =
+  /\b(?:risks?|risk factors?|threats?|headwinds?|uncertaint(?:y|ies)|what could go wrong|exposures?|vulnerab\w*)\b/i;
+// "Net income attributable to shareholders" names a line, not a cause.
+const DRIVERS =
+  /\b(?:why|drivers?|driven|drove|reasons?|explain\w*|what caused|caused|behind|contributed|attributable(?! to (?:the )?(?:share|stock|common|parent|non-?controlling|minority|owners|equity|\w+ (?:share|stock)holders)))\b/i;
+const COMPARISON =
+  /\b(?:compare[sd]?|comparison|comparing|versus|vs\.?|against|relative to|better|worse|higher|lower|bigger|larger|smaller|more than|less than|which (?:company|one|of))\b/i;
+const CHANGE =
+  /\b(?:grow|grew|grown|growth|change[sd]?|increase[sd]?|decrease[sd]?|decline[sd]?|rise|rose|fall|fell|drop(?:ped)?|compared (?:with|to) the (?:year|quarter) before|year[- ]over[- ]year|yoy|y\/y|by how much)\b/i;
+const SERIES =
+  /\b(?:trend|develop(?:ed|ment)?|evolve[sd]?|over (?:the|time)|history|each|every|series|quarterly|by quarter|by year|over the last|over the past)\b/i;
 /** A follow-up that leans on the turn before: "And …", "What about …", "that year", "its …". */
-const FOLLOW_UP = /^\s*(?:and|also|what about|how about|same|now|then)\b|\b(?:that|the same) (?:year|quarter|period)\b|\b(?:its|their|it|they|them)\b/i;
+const FOLLOW_UP =
+  /^\s*(?:and|also|what about|how about|same|now|then)\b|\b(?:that|the same) (?:year|quarter|period)\b|\b(?:its|their|it|they|them)\b/i;
 
 /** Whether the metric is itself a growth ratio (then "growth" is a value, not a change to compute). */
 const isGrowthRatio = (metric: Metric) => metric.source === 'ratio' && /Growth$/.test(metric.key);
@@ -48,13 +67,19 @@ function intentOf(text: string, companies: number, period: PeriodAsk | null, met
  * Reads one question. `previous` is the reading of the conversation's earlier question (if any): a follow-up takes
  * its companies, period and metrics when it names none of its own.
  */
-export function parseQuestion(text: string, directory: CompanyRef[], previous: ParsedQuestion | null = null): ParsedQuestion {
+export function parseQuestion(
+  asked: string,
+  directory: CompanyRef[],
+  previous: ParsedQuestion | null = null,
+): ParsedQuestion {
+  const { question: text, instructions } = separateInstructions(asked);
   const mentions = findCompanies(text, directory);
   let companies = mentions.map((m) => m.company).slice(0, 5);
   let period = parsePeriods(text);
   let metrics = findMetrics(text);
   const inherited: ParsedQuestion['inherited'] = [];
-  const followUp = previous !== null && (FOLLOW_UP.test(text) || companies.length === 0 || metrics.length === 0 || period === null);
+  const followUp =
+    previous !== null && (FOLLOW_UP.test(text) || companies.length === 0 || metrics.length === 0 || period === null);
   if (previous && followUp) {
     if (companies.length === 0 && previous.companies.length > 0) {
       companies = previous.companies;
@@ -69,11 +94,98 @@ export function parseQuestion(text: string, directory: CompanyRef[], previous: P
       inherited.push('metrics');
     }
   }
-  const unknownCompany = companies.length === 0 || mentions.length === 0 ? unknownName(text, companies.length > 0) : unknownAmongListed(text, directory);
+  const unknownCompany =
+    companies.length === 0 || mentions.length === 0
+      ? unknownName(text, companies.length > 0)
+      : unknownAmongListed(text, directory);
   let intent = intentOf(text, companies.length, period, metrics);
   // A follow-up of a "why" or risk question about another metric keeps asking why ("And what about its operating expenses?").
-  if (previous && inherited.includes('companies') && (previous.intent === 'drivers') && intent === 'value' && /^\s*(?:and|what about|how about)\b/i.test(text)) intent = 'drivers';
-  return { text, intent, companies, unknownCompany, period, metrics, inherited };
+  if (
+    previous &&
+    inherited.includes('companies') &&
+    previous.intent === 'drivers' &&
+    intent === 'value' &&
+    /^\s*(?:and|what about|how about)\b/i.test(text)
+  )
+    intent = 'drivers';
+  const figure =
+    intent === 'risks' || intent === 'drivers' || companies.length === 0
+      ? null
+      : askedFigure(text, companies, metrics, previous && followUp ? previous : null, inherited);
+  // A capitalized word beside a known company may name what narrows the figure ("the United States and Canada region").
+  // A name listed to be compared ("Compare VLTM and Quillfeather revenue") is a company, unknown; it narrows nothing.
+  const narrows =
+    figure !== null &&
+    unknownCompany !== null &&
+    !COMPARISON.test(text) &&
+    strongTerms(unknownCompany).every((term) => figure.qualifier.includes(term));
+  const reading: ParsedQuestion = {
+    text,
+    intent,
+    companies,
+    unknownCompany: narrows ? null : unknownCompany,
+    period,
+    metrics,
+    figure,
+    inherited,
+    definitionGap: metrics.map((metric) => definitionGap(metric, instructions)).find((gap) => gap !== null) ?? null,
+    defined: null,
+  };
+  const defined = asksDefined(text, companies, instructions);
+  if (defined && companies.length > 0)
+    return { ...reading, intent: 'value', unknownCompany, figure: null, definitionGap: null, defined };
+  if (unknownCompany && !narrows && figure) return { ...reading, unknownCompany, figure: null };
+  return reading;
+}
+
+/**
+ * The metric the question defines, when the question asks for exactly it: its name is in the question, and nothing
+ * else is asked beside it ("EBITDA less capex" with EBITDA defined asks for more than EBITDA).
+ */
+function asksDefined(text: string, companies: CompanyRef[], instructions: string[]): DefinedMetric | null {
+  const defined = definedMetric(instructions);
+  if (!defined) return null;
+  const name = new RegExp(`\\b${defined.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+')}\\b`, 'i');
+  // Named in the question, or by the acronym set aside beside it ("days payable outstanding (DPO)").
+  const aside = instructions.some((instruction) => instruction.toLowerCase() === `(${defined.name.toLowerCase()})`);
+  if (!name.test(text)) return aside ? defined : null;
+  const rest = text.replace(name, ' ');
+  return findMetrics(rest).length === 0 && figureAsk(rest, companies, []) === null ? defined : null;
+}
+
+/**
+ * The document figure a question asks for. A follow-up that names no metric keeps the earlier figure ("and in
+ * 2023?") or narrows the earlier measure anew ("and Mac?" after "iPhone net sales").
+ */
+function askedFigure(
+  text: string,
+  companies: CompanyRef[],
+  metrics: Metric[],
+  previous: ParsedQuestion | null,
+  inherited: ParsedQuestion['inherited'],
+): FigureAsk | null {
+  // Only the metrics the question names itself: an inherited metric is the earlier question's measure.
+  const named = inherited.includes('metrics') ? [] : metrics;
+  const own = figureAsk(text, companies, named);
+  if (own || !previous || named.length > 0) return own;
+  const earlier = previous.figure;
+  const other = figureAsk(text, companies, [], { followUp: true });
+  if (!earlier && !other) return null;
+  inherited.push('figure');
+  if (!other) return earlier;
+  const measure = earlier ? earlier.measure : strongTerms(previous.metrics.map((m) => m.label).join(' '));
+  const measureWords = earlier
+    ? earlier.wording
+        .split(/\s+/)
+        .filter((word) => measure.some((term) => word.toLowerCase().startsWith(term.slice(0, 4))))
+        .join(' ')
+    : previous.metrics.map((m) => m.label).join(' ');
+  return {
+    ...other,
+    measure: earlier ? earlier.measure : other.measure.concat(measure.filter((t) => !other.measure.includes(t))),
+    unit: earlier?.unit ?? other.unit,
+    wording: `${other.wording} ${measureWords}`.trim(),
+  };
 }
 
 /** An unknown company name, unless the question names a known one (or inherits one) and the "name" is just a word. */
@@ -81,7 +193,9 @@ function unknownName(text: string, haveCompany: boolean): string | null {
   if (haveCompany) return null;
   const name = unknownCompanyName(text);
   // "What about EBITDA?", "risks for Revenue": a metric's name is not a company's.
-  return name && findMetrics(name).length === 0 && !/^(?:I|It|Its|They|Their|This|That|These|Those)$/.test(name) ? name : null;
+  return name && findMetrics(name).length === 0 && !/^(?:I|It|Its|They|Their|This|That|These|Those)$/.test(name)
+    ? name
+    : null;
 }
 
 const LISTED_NAME = String.raw`[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*`;
@@ -92,9 +206,15 @@ const NOT_A_NAME = /^(?:I|It|Its|They|Their|This|That|These|Those|What|How|Compa
  * company of the data: it must be said to be unknown rather than dropped from the answer.
  */
 function unknownAmongListed(text: string, directory: CompanyRef[]): string | null {
-  const listed = new RegExp(String.raw`(?:\b(?:compare|and|vs\.?|versus|between|with)\s+|,\s*)(${LISTED_NAME})|(${LISTED_NAME})(?:[’']s?)?(?=\s*(?:,|\band\b|\bvs\.?|\bversus\b))`, 'g');
+  const listed = new RegExp(
+    String.raw`(?:\b(?:compare|and|vs\.?|versus|between|with)\s+|,\s*)(${LISTED_NAME})|(${LISTED_NAME})(?:[’']s?)?(?=\s*(?:,|\band\b|\bvs\.?|\bversus\b))`,
+    'g',
+  );
   for (const match of text.matchAll(listed)) {
-    const name = (match[1] ?? match[2]).replace(/[’']s?$/, '').replace(/^(?:Compare|Between)\s+/, '').trim();
+    const name = (match[1] ?? match[2])
+      .replace(/[’']s?$/, '')
+      .replace(/^(?:Compare|Between)\s+/, '')
+      .trim();
     if (!/^[A-Z]/.test(name) || NOT_A_NAME.test(name) || findMetrics(name).length > 0) continue;
     if (findCompanies(name, directory).length === 0) return name;
   }

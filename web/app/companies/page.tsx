@@ -1,17 +1,22 @@
 import type { Metadata } from 'next';
-import { allCompanies, asFailure, type Company } from '../../lib/service';
-import { ServiceProblem } from '../components/service-problem';
+import { refusedOrThrow } from '../../lib/refusal';
+import { ServiceRefusal } from '../components/service-refusal';
+import { allCompanies, type Company } from '../../lib/service';
 import { listHref, parseListQuery, selectCompanies, SORTS } from '../../lib/company-list';
 
 export const metadata: Metadata = { title: 'Companies' };
 
-export default async function CompaniesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function CompaniesPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const query = parseListQuery(await searchParams);
   let companies: Company[];
   try {
     companies = await allCompanies();
   } catch (error) {
-    return <><h1>Companies</h1><ServiceProblem failure={asFailure(error)} /></>;
+    return <ServiceRefusal refusal={refusedOrThrow(error)} />;
   }
   const sectors = [...new Set(companies.map((c) => c.sector))].sort();
   const { rows, total, pages } = selectCompanies(companies, query);
@@ -20,37 +25,80 @@ export default async function CompaniesPage({ searchParams }: { searchParams: Pr
     <>
       <h1>Companies</h1>
       <form className="filters" method="get" action="/companies" role="search" aria-label="Companies">
-        <label htmlFor="q">Ticker or name<input id="q" name="q" type="search" defaultValue={query.q} placeholder="e.g. NWSC or Northwind" /></label>
-        <label htmlFor="sector">Sector
+        <label htmlFor="q">
+          Ticker or name
+          <input id="q" name="q" type="search" defaultValue={query.q} placeholder="e.g. NWSC or Northwind" />
+        </label>
+        <label htmlFor="sector">
+          Sector
           <select id="sector" name="sector" defaultValue={query.sector}>
             <option value="">All sectors</option>
-            {sectors.map((s) => <option key={s} value={s}>{s}</option>)}
+            {sectors.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </label>
-        <label htmlFor="sort">Sort by
+        <label htmlFor="sort">
+          Sort by
           <select id="sort" name="sort" defaultValue={query.sort}>
-            {Object.entries(SORTS).map(([key, label]) => <option key={key} value={key}>{label}</option>)}
+            {Object.entries(SORTS).map(([key, label]) => (
+              <option key={key} value={key}>
+                {label}
+              </option>
+            ))}
           </select>
         </label>
         <button type="submit">Show</button>
       </form>
       <p className="muted" role="status">
-        {total} {total === 1 ? 'company' : 'companies'}{query.sector ? ` in ${query.sector}` : ''}{query.q ? ` matching “${query.q}”` : ''}; page {page} of {pages}.
+        {total} {total === 1 ? 'company' : 'companies'}
+        {query.sector ? ` in ${query.sector}` : ''}
+        {query.q ? ` matching “${query.q}”` : ''}; page {page} of {pages}.
       </p>
-      {rows.length === 0 ? <p>No company matches. <a href="/companies">Show all companies</a></p> : (
+      {rows.length === 0 ? (
+        <p>
+          No company matches. <a href="/companies">Show all companies</a>
+        </p>
+      ) : (
         <table>
-          <caption className="muted" style={{ textAlign: 'left' }}>Tracked companies, by {SORTS[query.sort].toLowerCase()}</caption>
-          <thead><tr><th scope="col">Ticker</th><th scope="col">Name</th><th scope="col" className="hide-narrow">Sector</th></tr></thead>
+          <caption className="muted" style={{ textAlign: 'left' }}>
+            Tracked companies, by {SORTS[query.sort].toLowerCase()}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Ticker</th>
+              <th scope="col">Name</th>
+              <th scope="col" className="hide-narrow">
+                Sector
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {rows.map((c) => (
-              <tr key={c.id}><td><a href={`/companies/${encodeURIComponent(c.ticker)}`}>{c.ticker}</a></td><td>{c.name}</td><td className="hide-narrow">{c.sector}</td></tr>
+              <tr key={c.id}>
+                <td>
+                  <a href={`/companies/${encodeURIComponent(c.ticker)}`}>{c.ticker}</a>
+                </td>
+                <td>{c.name}</td>
+                <td className="hide-narrow">{c.sector}</td>
+              </tr>
             ))}
           </tbody>
         </table>
       )}
       <nav className="pager" aria-label="Pages">
-        {page > 1 && <a href={listHref(query, { page: page - 1 })} rel="prev">← Previous</a>}
-        {page < pages && <a href={listHref(query, { page: page + 1 })} rel="next">Next →</a>}
+        {page > 1 && (
+          <a href={listHref(query, { page: page - 1 })} rel="prev">
+            ← Previous
+          </a>
+        )}
+        {page < pages && (
+          <a href={listHref(query, { page: page + 1 })} rel="next">
+            Next →
+          </a>
+        )}
       </nav>
     </>
   );

@@ -64,6 +64,8 @@ export type Citation = {
   documentId: Maybe<Scalars['Int']['output']>;
   /** Document citations: the document title. */
   title: Maybe<Scalars['String']['output']>;
+  /** Document citations: the page of the document the passage is on, from 1. */
+  page: Maybe<Scalars['Int']['output']>;
 };
 
 /** A statement field, or a passage of a stored document. */
@@ -140,6 +142,8 @@ export type Query = {
   search: Array<SearchHit>;
   /** One stored document with its passages in reading order; NOT_FOUND for an unknown id. */
   document: Document;
+  /** Companies whose statement fields and ratios of a period pass a filter, sorted, one page with the total (see the screener in docs/api.md). */
+  screen: ScreenPage;
   /** Every API key, revoked ones included, oldest first (never the keys themselves). */
   apiKeys: Array<ApiKey>;
 };
@@ -177,6 +181,19 @@ export type QueryDocumentArgs = {
   id: Scalars['Int']['input'];
 };
 
+
+export type QueryScreenArgs = {
+  offset?: Scalars['Int']['input'];
+  limit?: Scalars['Int']['input'];
+  size?: InputMaybe<Scalars['String']['input']>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  sector?: InputMaybe<Scalars['String']['input']>;
+  fields?: InputMaybe<Scalars['String']['input']>;
+  sort?: InputMaybe<Scalars['String']['input']>;
+  period?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** One page of companies and the total that match the filter. */
 export type CompanyPage = {
   __typename?: 'CompanyPage';
@@ -208,6 +225,10 @@ export type Company = {
   description: Maybe<Scalars['String']['output']>;
   website: Maybe<Scalars['String']['output']>;
   employees: Maybe<Scalars['Int']['output']>;
+  /** SEC Central Index Key, for a company that files with the SEC. */
+  cik: Maybe<Scalars['Int']['output']>;
+  /** Names the company filed under before, newest first (from its SEC submissions); null when not known. */
+  formerNames: Maybe<Array<Scalars['String']['output']>>;
   /** Income statement; null when the company has none for the period. */
   incomeStatement: Maybe<IncomeStatement>;
   /** Balance sheet at the end of the period; null when there is none. */
@@ -317,23 +338,27 @@ export type IncomeStatement = {
   ebitda: Maybe<Scalars['Float']['output']>;
   /** Sources of the values of an imported (SEC) statement, one per field; empty for demo data. */
   provenance: Array<ValueSource>;
-  /** The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference. */
+  /** The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference. */
   dataQuality: Array<QualityCheck>;
 };
 
-/** Where an imported value came from: the SEC filing and its us-gaap or ifrs-full concept, and whether it was derived or restated. */
+/** Where an imported value came from: the SEC filing and its us-gaap or ifrs-full concept, or the stored document, page and line label it was read from; and whether it was derived or restated. */
 export type ValueSource = {
   __typename?: 'ValueSource';
   /** The statement field, camelCase (e.g. revenue). */
   field: Scalars['String']['output'];
-  /** us-gaap or ifrs-full concept, e.g. RevenueFromContractWithCustomerExcludingAssessedTax; for a derived value its formula, e.g. Revenues − CostOfRevenue. */
+  /** us-gaap or ifrs-full concept, e.g. RevenueFromContractWithCustomerExcludingAssessedTax; for a value read from a stored document, the line label as the document writes it; for a derived value its formula, e.g. Revenues − CostOfRevenue. */
   concept: Scalars['String']['output'];
-  /** Accession number of the filing the value was taken from (the newest that reports it). */
-  accession: Scalars['String']['output'];
-  /** 10-K, 10-Q, 10-K/A… */
+  /** Accession number of the SEC filing the value was taken from (the newest that reports it); null for a value read from a stored document. */
+  accession: Maybe<Scalars['String']['output']>;
+  /** 10-K, 10-Q, 10-K/A…; for a stored document, its document type. */
   form: Scalars['String']['output'];
-  /** Filing date, YYYY-MM-DD. */
+  /** Filing date, YYYY-MM-DD; for a stored document, its publication date (else the day it was stored). */
   filed: Scalars['String']['output'];
+  /** The stored document the value was read from; null for XBRL facts. */
+  documentId: Maybe<Scalars['Int']['output']>;
+  /** The page of that document (from 1); null for XBRL facts. */
+  page: Maybe<Scalars['Int']['output']>;
   /** Computed from filed values (Q2 = H1 − Q1, Q4 = FY − 9M, gross profit, total debt, free cash flow…) rather than filed as such. */
   derived: Scalars['Boolean']['output'];
   /** A later filing changed the value first reported; the later value is the one stored. */
@@ -345,7 +370,7 @@ export type ValueSource = {
 /** One data-quality identity checked on a statement: whether it holds, by how much it misses, and why. */
 export type QualityCheck = {
   __typename?: 'QualityCheck';
-  /** balance, yearEqualsSumOfQuarters, cashRollForward or grossProfit. */
+  /** balance, yearEqualsSumOfQuarters, cashRollForward, grossProfit or filingsAgree. */
   check: Scalars['String']['output'];
   passed: Scalars['Boolean']['output'];
   /** Left side minus right side, in the reporting currency; null when an input is missing. */
@@ -420,7 +445,7 @@ export type BalanceSheet = {
   totalLiabilitiesAndEquity: Maybe<Scalars['Float']['output']>;
   /** Sources of the values of an imported (SEC) statement, one per field; empty for demo data. */
   provenance: Array<ValueSource>;
-  /** The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference. */
+  /** The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference. */
   dataQuality: Array<QualityCheck>;
 };
 
@@ -466,7 +491,7 @@ export type CashFlowStatement = {
   freeCashFlow: Maybe<Scalars['Float']['output']>;
   /** Sources of the values of an imported (SEC) statement, one per field; empty for demo data. */
   provenance: Array<ValueSource>;
-  /** The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference. */
+  /** The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference. */
   dataQuality: Array<QualityCheck>;
 };
 
@@ -621,6 +646,8 @@ export type SearchHit = {
   title: Scalars['String']['output'];
   docType: Scalars['String']['output'];
   period: Maybe<Scalars['String']['output']>;
+  /** Page of the document the chunk is on, from 1 (PDF pages, or form feeds in text; a document without page breaks is page 1). */
+  page: Scalars['Int']['output'];
   /** Section of the document the chunk comes from (e.g. "Item 7. Management's Discussion and Analysis"), when known. */
   section: Maybe<Scalars['String']['output']>;
   /** Rank in the full-text leg (1 = best), null when that leg did not return it. */
@@ -663,7 +690,43 @@ export type Passage = {
   __typename?: 'Passage';
   /** The chunk id that search results and document citations carry. */
   chunkId: Scalars['Int']['output'];
+  /** Page of the document the passage is on, from 1 (PDF pages, or form feeds in text; a document without page breaks is page 1). */
+  page: Scalars['Int']['output'];
   content: Scalars['String']['output'];
+};
+
+/** One page of the companies that pass a screen, and how many pass in all. */
+export type ScreenPage = {
+  __typename?: 'ScreenPage';
+  items: Array<ScreenRow>;
+  /** Number of companies that pass the screen, across all pages. */
+  total: Scalars['Int']['output'];
+  limit: Scalars['Int']['output'];
+  offset: Scalars['Int']['output'];
+};
+
+/** A company that passes a screen, with the chosen values of its screened period. */
+export type ScreenRow = {
+  __typename?: 'ScreenRow';
+  id: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  ticker: Scalars['String']['output'];
+  sector: Scalars['String']['output'];
+  /** ISO 4217 reporting currency: the values are in its units. */
+  currency: Scalars['String']['output'];
+  /** The period screened for this company: FY<yyyy>, Q<n>-<yyyy> or TTM. */
+  period: Scalars['String']['output'];
+  /** The chosen fields, in the order asked. */
+  values: Array<ScreenValue>;
+};
+
+/** One value a screen returns: a statement field or ratio of the screened period. */
+export type ScreenValue = {
+  __typename?: 'ScreenValue';
+  /** The field or ratio (camelCase in GraphQL, snake_case in REST). */
+  field: Scalars['String']['output'];
+  /** Null when not reported, or when the ratio is undefined. */
+  value: Maybe<Scalars['Float']['output']>;
 };
 
 /** An API key as stored: never the key itself, only the start of it. */
@@ -685,6 +748,10 @@ export type ApiKey = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Starts tracking a company; CONFLICT when its ticker or CIK is already another company’s. */
+  createCompany: Company;
+  /** Changes the given fields of a company; NOT_FOUND for an unknown id, CONFLICT for a ticker or CIK of another company. */
+  updateCompany: Company;
   /** Stores a document and indexes it; the same text for the same company is stored once. */
   ingestDocument: IngestDocumentResult;
   /** A summary of one company and period, written from its stored figures and documents, with citations and a grounding check. */
@@ -695,6 +762,17 @@ export type Mutation = {
   createApiKey: CreatedApiKey;
   /** Revokes an API key (again: keeps the first date); refused by every instance within a second. */
   revokeApiKey: ApiKey;
+};
+
+
+export type MutationCreateCompanyArgs = {
+  input: CreateCompanyInput;
+};
+
+
+export type MutationUpdateCompanyArgs = {
+  input: UpdateCompanyInput;
+  id: Scalars['Int']['input'];
 };
 
 
@@ -722,6 +800,35 @@ export type MutationRevokeApiKeyArgs = {
   id: Scalars['Int']['input'];
 };
 
+/** A company to track: its profile; statements come from an SEC import or its documents. */
+export type CreateCompanyInput = {
+  /** Full name, 1 to 200 characters. */
+  name: Scalars['String']['input'];
+  /** Exchange ticker, 1 to 16 letters, digits, "." or "-"; stored in upper case, unique. */
+  ticker: Scalars['String']['input'];
+  /** Sector, e.g. a GICS sector ("Information Technology"); an existing sector in any case is written as stored. */
+  sector: Scalars['String']['input'];
+  /** SEC Central Index Key: a later SEC import of this CIK fills this company. */
+  cik?: InputMaybe<Scalars['Int']['input']>;
+  /** ISO 4217 reporting currency (default USD). */
+  currency?: InputMaybe<Scalars['String']['input']>;
+  /** Month (1–12) in which the fiscal year ends (default 12). */
+  fiscalYearEndMonth?: InputMaybe<Scalars['Int']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The fields of a company to change; those left out keep their value. */
+export type UpdateCompanyInput = {
+  name?: InputMaybe<Scalars['String']['input']>;
+  ticker?: InputMaybe<Scalars['String']['input']>;
+  sector?: InputMaybe<Scalars['String']['input']>;
+  cik?: InputMaybe<Scalars['Int']['input']>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  fiscalYearEndMonth?: InputMaybe<Scalars['Int']['input']>;
+  /** An empty description removes it. */
+  description?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type IngestDocumentResult = {
   __typename?: 'IngestDocumentResult';
   document: Document;
@@ -735,8 +842,14 @@ export type IngestDocumentInput = {
   title: Scalars['String']['input'];
   /** e.g. 10-K, 10-Q, 8-K, 20-F, earnings-call, press-release, note, other. */
   docType: Scalars['String']['input'];
-  content: Scalars['String']['input'];
+  /** The text of the document, written in `format`; or leave it out and send `contentBase64`. */
+  content?: InputMaybe<Scalars['String']['input']>;
+  /** How `content` is written. */
   format?: DocumentFormat;
+  /** The document’s bytes in base64 (a PDF, or UTF-8 text), instead of `content`; `contentType` says what they are. */
+  contentBase64?: InputMaybe<Scalars['String']['input']>;
+  /** Media type of `contentBase64`: application/pdf, text/plain, text/markdown or text/html (UTF-8). */
+  contentType?: InputMaybe<Scalars['String']['input']>;
   period?: InputMaybe<Scalars['String']['input']>;
   /** ISO 8601 date or date-time. */
   publishedAt?: InputMaybe<Scalars['String']['input']>;

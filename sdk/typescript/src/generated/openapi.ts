@@ -13,7 +13,11 @@ export interface paths {
          */
         get: operations["ListCompanies"];
         put?: never;
-        post?: never;
+        /**
+         * Start tracking a company: 409 when its ticker or CIK is already another company’s
+         * @description Needs the admin role; rate class reads. GraphQL operation: CreateCompany.
+         */
+        post: operations["CreateCompany"];
         delete?: never;
         options?: never;
         /**
@@ -21,6 +25,30 @@ export interface paths {
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: ListCompanies.
          */
         head: operations["ListCompaniesHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/screener": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Companies whose statement fields and ratios of a period pass a filter, with sector, currency and size filters, sorted, with offset paging and a total
+         * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: Screen.
+         */
+        get: operations["Screen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Companies whose statement fields and ratios of a period pass a filter, with sector, currency and size filters, sorted, with offset paging and a total
+         * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: Screen.
+         */
+        head: operations["ScreenHead"];
         patch?: never;
         trace?: never;
     };
@@ -45,7 +73,11 @@ export interface paths {
          * @description Needs the viewer role (open to anonymous callers while PUBLIC_READS is on); rate class reads. GraphQL operation: GetCompany.
          */
         head: operations["GetCompanyHead"];
-        patch?: never;
+        /**
+         * Change the given fields of a company (the others keep their value); 409 for a ticker or CIK of another company
+         * @description Needs the admin role; rate class reads. GraphQL operation: UpdateCompany.
+         */
+        patch: operations["UpdateCompany"];
         trace?: never;
     };
     "/v1/companies/{id}/income-statement": {
@@ -246,7 +278,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Store a document of a company and index it (idempotent on its text)
+         * Store a document of a company (text, or a PDF in base64) and index it page by page (idempotent on its text)
          * @description Needs the admin role; rate class search. GraphQL operation: IngestDocument.
          */
         post: operations["IngestDocument"];
@@ -434,7 +466,7 @@ export interface components {
          * @description The stable code of a failure (the HTTP status follows from it)
          * @enum {string}
          */
-        ErrorCode: "BAD_USER_INPUT" | "BAD_REQUEST" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "OPERATION_RESOLUTION_FAILURE" | "PERSISTED_QUERY_NOT_SUPPORTED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SHUTTING_DOWN" | "UPSTREAM_TIMEOUT" | "INTERNAL_SERVER_ERROR";
+        ErrorCode: "BAD_USER_INPUT" | "BAD_REQUEST" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "OPERATION_RESOLUTION_FAILURE" | "PERSISTED_QUERY_NOT_SUPPORTED" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "REQUEST_TIMEOUT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_ERROR" | "SERVICE_UNAVAILABLE" | "SHUTTING_DOWN" | "UPSTREAM_TIMEOUT" | "INTERNAL_SERVER_ERROR";
         /** @description Every failure: the one error envelope */
         Error: {
             /** @constant */
@@ -442,8 +474,17 @@ export interface components {
             error: {
                 code: components["schemas"]["ErrorCode"];
                 message: string;
-                details?: unknown;
+                details?: components["schemas"]["ErrorDetails"];
             };
+        };
+        /** @description More about a failure: `field` names the input at fault when one is, `accepted` the values it takes; other keys by code */
+        ErrorDetails: {
+            /** @description The parameter or body field at fault (a path such as messages[0].role inside a body) */
+            field?: string;
+            /** @description The values or forms the field accepts */
+            accepted?: string[];
+        } & {
+            [key: string]: unknown;
         };
         /** @description Where a page sits in the whole list */
         PageMeta: {
@@ -459,6 +500,26 @@ export interface components {
             ticker: string;
             /** @description GICS sector, e.g. "Information Technology". */
             sector: string;
+        };
+        /** @description One value a screen returns: a statement field or ratio of the screened period. */
+        ScreenValue: {
+            /** @description The field or ratio (camelCase in GraphQL, snake_case in REST). */
+            field: string;
+            /** @description Null when not reported, or when the ratio is undefined. */
+            value: number | null;
+        };
+        /** @description A company that passes a screen, with the chosen values of its screened period. */
+        ScreenRow: {
+            id: number;
+            name: string;
+            ticker: string;
+            sector: string;
+            /** @description ISO 4217 reporting currency: the values are in its units. */
+            currency: string;
+            /** @description The period screened for this company: FY<yyyy>, Q<n>-<yyyy> or TTM. */
+            period: string;
+            /** @description The chosen fields, in the order asked. */
+            values: components["schemas"]["ScreenValue"][];
         };
         /** @description A tracked company with its profile; statements and ratios hang off it. */
         CompanyProfile: {
@@ -477,6 +538,10 @@ export interface components {
             currency: string;
             /** @description Month (1–12) in which the fiscal year ends. */
             fiscal_year_end: number;
+            /** @description SEC Central Index Key, for a company that files with the SEC. */
+            cik: number | null;
+            /** @description Names the company filed under before, newest first (from its SEC submissions); null when not known. */
+            former_names: string[] | null;
             description: string | null;
             website: string | null;
             employees: number | null;
@@ -487,7 +552,7 @@ export interface components {
         };
         /** @description One data-quality identity checked on a statement: whether it holds, by how much it misses, and why. */
         StatementCheck: {
-            /** @description balance, yearEqualsSumOfQuarters, cashRollForward or grossProfit. */
+            /** @description balance, yearEqualsSumOfQuarters, cashRollForward, grossProfit or filingsAgree. */
             check: string;
             passed: boolean;
             /** @description Left side minus right side, in the reporting currency; null when an input is missing. */
@@ -497,17 +562,17 @@ export interface components {
             /** @description What was compared; on a failure, why it fails. */
             detail: string;
         };
-        /** @description Where an imported value came from: the SEC filing and its us-gaap or ifrs-full concept, and whether it was derived or restated. */
+        /** @description Where an imported value came from: the SEC filing and its us-gaap or ifrs-full concept, or the stored document, page and line label it was read from; and whether it was derived or restated. */
         Provenance: {
             /** @description The statement field, camelCase (e.g. revenue). */
             field: string;
-            /** @description us-gaap or ifrs-full concept, e.g. RevenueFromContractWithCustomerExcludingAssessedTax; for a derived value its formula, e.g. Revenues − CostOfRevenue. */
+            /** @description us-gaap or ifrs-full concept, e.g. RevenueFromContractWithCustomerExcludingAssessedTax; for a value read from a stored document, the line label as the document writes it; for a derived value its formula, e.g. Revenues − CostOfRevenue. */
             concept: string;
-            /** @description Accession number of the filing the value was taken from (the newest that reports it). */
-            accession: string;
-            /** @description 10-K, 10-Q, 10-K/A… */
+            /** @description Accession number of the SEC filing the value was taken from (the newest that reports it); null for a value read from a stored document. */
+            accession: string | null;
+            /** @description 10-K, 10-Q, 10-K/A…; for a stored document, its document type. */
             form: string;
-            /** @description Filing date, YYYY-MM-DD. */
+            /** @description Filing date, YYYY-MM-DD; for a stored document, its publication date (else the day it was stored). */
             filed: string;
             /** @description Computed from filed values (Q2 = H1 − Q1, Q4 = FY − 9M, gross profit, total debt, free cash flow…) rather than filed as such. */
             derived: boolean;
@@ -515,6 +580,10 @@ export interface components {
             restated: boolean;
             /** @description The value as filed (payments are stored negated as cash outflows). */
             reported_value: number;
+            /** @description The stored document the value was read from; null for XBRL facts. */
+            document_id: number | null;
+            /** @description The page of that document (from 1); null for XBRL facts. */
+            page: number | null;
         };
         /** @description Income statement for one fiscal period. Amounts in the reporting currency; per-share items per share. */
         IncomeStatement: {
@@ -571,11 +640,13 @@ export interface components {
             depreciation_and_amortization: number | null;
             /** @description Operating income plus depreciation and amortization. */
             ebitda: number | null;
-            /** @description The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference. */
+            /** @description The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference. */
             data_quality: components["schemas"]["StatementCheck"][];
             /** @description Sources of the values of an imported (SEC) statement, one per field; empty for demo data. */
             provenance?: components["schemas"]["Provenance"][];
         };
+        /** @description IncomeStatement of several periods, newest first (with type or limit) */
+        IncomeStatementHistory: components["schemas"]["IncomeStatement"][];
         /** @description Balance sheet at the end of a fiscal period (a fiscal year shares the balance of its last quarter). */
         BalanceSheet: {
             company_id: number;
@@ -643,11 +714,13 @@ export interface components {
             temporary_equity: number | null;
             /** @description Total liabilities and equity: total liabilities + total equity + non-controlling interest + temporary equity; equals total assets. */
             total_liabilities_and_equity: number | null;
-            /** @description The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference. */
+            /** @description The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference. */
             data_quality: components["schemas"]["StatementCheck"][];
             /** @description Sources of the values of an imported (SEC) statement, one per field; empty for demo data. */
             provenance?: components["schemas"]["Provenance"][];
         };
+        /** @description BalanceSheet of several periods, newest first (with type or limit) */
+        BalanceSheetHistory: components["schemas"]["BalanceSheet"][];
         /** @description Cash flow statement for one fiscal period. Amounts are signed as they move cash: outflows are negative. */
         CashFlow: {
             company_id: number;
@@ -693,11 +766,13 @@ export interface components {
             net_change_in_cash: number | null;
             /** @description Operating cash flow plus capital expenditure (capital expenditure is negative). */
             free_cash_flow: number | null;
-            /** @description The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit), with pass or fail and the difference. */
+            /** @description The data-quality checks that apply to this statement (balance, year = sum of quarters, cash roll-forward, gross profit, agreement with the stored filings), with pass or fail and the difference. */
             data_quality: components["schemas"]["StatementCheck"][];
             /** @description Sources of the values of an imported (SEC) statement, one per field; empty for demo data. */
             provenance?: components["schemas"]["Provenance"][];
         };
+        /** @description CashFlow of several periods, newest first (with type or limit) */
+        CashFlowHistory: components["schemas"]["CashFlow"][];
         /** @enum {string} */
         RatioPeriodType: "QUARTER" | "ANNUAL" | "TTM";
         /** @description Financial ratios computed from the stored statements. Fractions, not percentages; null when an input is missing or a denominator is zero. */
@@ -775,6 +850,8 @@ export interface components {
             /** @description Diluted EPS growth (year over year): (eps_diluted − eps_diluted one year earlier) / |eps_diluted one year earlier|. */
             eps_growth: number | null;
         };
+        /** @description Ratios of several periods, newest first (with type or limit) */
+        RatiosHistory: components["schemas"]["Ratios"][];
         /** @description A statement on which a data-quality check fails. */
         QualityFailure: {
             /** @description income, balance or cashFlow. */
@@ -810,6 +887,60 @@ export interface components {
             /** Format: date */
             period_end: string;
         };
+        CreateCompanyRequest: {
+            name: string;
+            /**
+             * @description Letters, digits, "." or "-"; stored in upper case, unique in any case
+             * @example NWSC
+             * @example BRK.B
+             * @example 2330
+             */
+            ticker: string;
+            /**
+             * @description e.g. a GICS sector; an existing sector in any case is written as stored
+             * @example Information Technology
+             */
+            sector: string;
+            /** @description SEC Central Index Key: a later SEC import of this CIK (or of this ticker) fills this company */
+            cik?: number;
+            /**
+             * @description ISO 4217 reporting currency (default USD)
+             * @example USD
+             * @example EUR
+             */
+            currency?: string;
+            /** @description Month in which the fiscal year ends (default 12) */
+            fiscal_year_end_month?: number;
+            /** @description On a change, an empty description removes it */
+            description?: string;
+        };
+        UpdateCompanyRequest: {
+            name?: string;
+            /**
+             * @description Letters, digits, "." or "-"; stored in upper case, unique in any case
+             * @example NWSC
+             * @example BRK.B
+             * @example 2330
+             */
+            ticker?: string;
+            /**
+             * @description e.g. a GICS sector; an existing sector in any case is written as stored
+             * @example Information Technology
+             */
+            sector?: string;
+            /** @description SEC Central Index Key: a later SEC import of this CIK (or of this ticker) fills this company */
+            cik?: number;
+            /**
+             * @description ISO 4217 reporting currency (default USD)
+             * @example USD
+             * @example EUR
+             */
+            currency?: string;
+            /** @description Month in which the fiscal year ends (default 12) */
+            fiscal_year_end_month?: number;
+            /** @description On a change, an empty description removes it */
+            description?: string;
+        };
         /** @description One chunk of a document that matched a search, best first. */
         SearchResult: {
             content: string;
@@ -822,6 +953,8 @@ export interface components {
             title: string;
             doc_type: string;
             period: string | null;
+            /** @description Page of the document the chunk is on, from 1 (PDF pages, or form feeds in text; a document without page breaks is page 1). */
+            page: number;
             /** @description Section of the document the chunk comes from (e.g. "Item 7. Management's Discussion and Analysis"), when known. */
             section: string | null;
             /** @description Rank in the full-text leg (1 = best), null when that leg did not return it. */
@@ -832,7 +965,7 @@ export interface components {
         SearchRequest: {
             query: string;
             company_ids?: number[];
-            /** @default 10 */
+            /** @description Default 10. */
             top_k?: number;
             /** @enum {unknown} */
             mode?: "hybrid" | "text" | "vector";
@@ -857,6 +990,8 @@ export interface components {
         Passage: {
             /** @description The chunk id that search results and document citations carry. */
             chunk_id: number;
+            /** @description Page of the document the passage is on, from 1 (PDF pages, or form feeds in text; a document without page breaks is page 1). */
+            page: number;
             content: string;
         };
         /** @description A document about a company, split into searchable chunks. */
@@ -907,9 +1042,20 @@ export interface components {
             title: string;
             /** @enum {unknown} */
             doc_type: "10-K" | "10-Q" | "8-K" | "20-F" | "6-K" | "annual-report" | "earnings-call" | "press-release" | "presentation" | "note" | "other";
-            content: string;
-            /** @enum {unknown} */
+            /** @description The text of the document, written in `format`; or send its bytes in `content_base64` instead */
+            content?: string;
+            /**
+             * @description How `content` is written (default text); form feeds in text separate pages
+             * @enum {unknown}
+             */
             format?: "text" | "markdown" | "html";
+            /** @description The document’s bytes in standard base64, instead of `content`: a PDF (its text is read page by page), or UTF-8 text */
+            content_base64?: string;
+            /**
+             * @description Media type of `content_base64`: application/pdf, text/plain, text/markdown or text/html
+             * @example application/pdf
+             */
+            content_type?: string;
             /**
              * @description The fiscal period the document covers: Q<1-4>-<yyyy> or FY<yyyy>
              * @example FY2024
@@ -941,6 +1087,8 @@ export interface components {
             document_id: number | null;
             /** @description Document citations: the document title. */
             title: string | null;
+            /** @description Document citations: the page of the document the passage is on, from 1. */
+            page: number | null;
         };
         /** @description The check of every number in a text against the facts it was written from. */
         Grounding: {
@@ -1257,6 +1405,12 @@ export interface components {
         /** @description Rate limit exceeded (RATE_LIMITED), with Retry-After */
         Error429: {
             headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After"?: number;
+                /** @description The budget of this route class: `<limit>;w=<window seconds>` */
+                "RateLimit-Policy"?: string;
+                /** @description What is left: `limit=<n>, remaining=<n>, reset=<seconds>` */
+                RateLimit?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1293,6 +1447,8 @@ export interface components {
         /** @description Database unavailable, or all AI slots busy (SERVICE_UNAVAILABLE), with Retry-After */
         Error503: {
             headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
@@ -1348,7 +1504,6 @@ export interface operations {
                         data: components["schemas"]["Company"][];
                         meta: components["schemas"]["PageMeta"];
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -1357,6 +1512,51 @@ export interface operations {
             405: components["responses"]["Error405"];
             408: components["responses"]["Error408"];
             414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    CreateCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCompanyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            201: {
+                headers: {
+                    /** @description The budget of this route class: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `limit=<n>, remaining=<n>, reset=<seconds>` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CompanyProfile"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             431: components["responses"]["Error431"];
             500: components["responses"]["Error500"];
@@ -1372,6 +1572,153 @@ export interface operations {
                 limit?: number;
                 offset?: number;
                 format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description As GET, without a body */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As GET, without a body */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    Screen: {
+        parameters: {
+            query?: {
+                filter?: string;
+                period?: string;
+                sort?: string;
+                fields?: string;
+                sector?: string;
+                currency?: string;
+                size?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The budget of this route class: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `limit=<n>, remaining=<n>, reset=<seconds>` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ScreenRow"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            414: components["responses"]["Error414"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ScreenHead: {
+        parameters: {
+            query?: {
+                filter?: string;
+                period?: string;
+                sort?: string;
+                fields?: string;
+                sector?: string;
+                currency?: string;
+                size?: string;
+                limit?: number;
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -1588,6 +1935,53 @@ export interface operations {
             };
         };
     };
+    UpdateCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCompanyRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The budget of this route class: `<limit>;w=<window seconds>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left: `limit=<n>, remaining=<n>, reset=<seconds>` */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CompanyProfile"];
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            405: components["responses"]["Error405"];
+            408: components["responses"]["Error408"];
+            413: components["responses"]["Error413"];
+            414: components["responses"]["Error414"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            431: components["responses"]["Error431"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     GetIncomeStatement: {
         parameters: {
             query?: {
@@ -1618,9 +2012,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["IncomeStatement"] | components["schemas"]["IncomeStatement"][];
+                        data: components["schemas"]["IncomeStatement"] | components["schemas"]["IncomeStatementHistory"];
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -1761,9 +2154,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["BalanceSheet"] | components["schemas"]["BalanceSheet"][];
+                        data: components["schemas"]["BalanceSheet"] | components["schemas"]["BalanceSheetHistory"];
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -1904,9 +2296,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["CashFlow"] | components["schemas"]["CashFlow"][];
+                        data: components["schemas"]["CashFlow"] | components["schemas"]["CashFlowHistory"];
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -2047,9 +2438,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Ratios"] | components["schemas"]["Ratios"][];
+                        data: components["schemas"]["Ratios"] | components["schemas"]["RatiosHistory"];
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -2319,7 +2709,6 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["Period"][];
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -3060,7 +3449,6 @@ export interface operations {
                         success: true;
                         data: components["schemas"]["RatioDefinition"][];
                     };
-                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];

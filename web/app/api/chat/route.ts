@@ -4,9 +4,13 @@ import { asFailure, chat } from '../../../lib/service';
 import { currentSession, isAnalyst } from '../../../lib/session';
 import { crossSite } from '../../../lib/transport';
 
-interface ChatBody { messages?: Array<{ role: 'user' | 'assistant'; content: string }>; conversation_id?: string }
+interface ChatBody {
+  messages?: Array<{ role: 'user' | 'assistant'; content: string }>;
+  conversation_id?: string;
+}
 
-const sse = (event: string, data: unknown) => new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+const sse = (event: string, data: unknown) =>
+  new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
 /**
  * POST /api/chat {messages, conversation_id?}: the chat answer as Server-Sent Events, each event passed on as the SDK
@@ -17,10 +21,18 @@ const sse = (event: string, data: unknown) => new TextEncoder().encode(`event: $
 export async function POST(request: NextRequest) {
   if (crossSite(request.headers)) return fail(403, 'FORBIDDEN', 'Cross-site requests are refused');
   const session = await currentSession();
-  if (!isAnalyst(session)) return fail(session ? 403 : 401, session ? 'FORBIDDEN' : 'UNAUTHENTICATED', 'Chat needs a signed-in analyst: sign in at /signin');
+  if (!isAnalyst(session))
+    return fail(
+      session ? 403 : 401,
+      session ? 'FORBIDDEN' : 'UNAUTHENTICATED',
+      'Chat needs a signed-in analyst: sign in at /signin',
+    );
   const body = (await request.json().catch(() => null)) as ChatBody | null;
-  const messages = body?.messages?.filter((m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content.trim());
-  if (!messages?.length || messages[messages.length - 1].role !== 'user') return fail(400, 'BAD_USER_INPUT', 'messages must end with the user’s question');
+  const messages = body?.messages?.filter(
+    (m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content.trim(),
+  );
+  if (!messages?.length || messages[messages.length - 1].role !== 'user')
+    return fail(400, 'BAD_USER_INPUT', 'messages must end with the user’s question');
 
   const events = chat(session.token, messages, body?.conversation_id ?? null, request.signal);
   let first: IteratorResult<{ event: string; data: unknown }>;
@@ -32,11 +44,14 @@ export async function POST(request: NextRequest) {
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
       try {
-        for (let next = first; !next.done; next = await events.next()) controller.enqueue(sse(next.value.event, next.value.data));
+        for (let next = first; !next.done; next = await events.next())
+          controller.enqueue(sse(next.value.event, next.value.data));
       } catch (error) {
         if (!request.signal.aborted) {
           const failure = asFailure(error);
-          controller.enqueue(sse('error', { code: failure.code, message: failure.message, retry_after: failure.retryAfterSeconds }));
+          controller.enqueue(
+            sse('error', { code: failure.code, message: failure.message, retry_after: failure.retryAfterSeconds }),
+          );
         }
       }
       controller.close();
@@ -45,5 +60,7 @@ export async function POST(request: NextRequest) {
       await events.return(undefined); // the browser left: the SDK hangs up and the service stops writing
     },
   });
-  return new Response(stream, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' } });
+  return new Response(stream, {
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' },
+  });
 }

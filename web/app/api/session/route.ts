@@ -1,8 +1,13 @@
-import { currentSession } from '../../../lib/session';
+import { sessionState } from '../../../lib/session';
 import { ok } from '../../../lib/respond';
 
-/** GET /api/session → {role} of the signed-in user, or {role: null}; for the header of cached pages. */
+/** GET /api/session → {role, expires_at, expired} of the signed-in user; for the header of cached pages. */
 export async function GET() {
-  const session = await currentSession();
-  return ok({ role: session?.role ?? null, expires_at: session ? new Date(session.expiresAt).toISOString() : null });
+  const state = await sessionState();
+  const session = state.state === 'active' ? state.session : null;
+  return ok({
+    role: session?.role ?? null,
+    expires_at: session ? new Date(session.expiresAt).toISOString() : null,
+    expired: state.state === 'expired',
+  });
 }

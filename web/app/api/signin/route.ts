@@ -1,12 +1,11 @@
 import type { NextRequest } from 'next/server';
 import { cookieSecure } from '../../../lib/config';
 import { fail, seeOther } from '../../../lib/respond';
+import { localPath } from '../../../lib/return-to';
 import { asFailure, signIn } from '../../../lib/service';
-import { SESSION_COOKIE } from '../../../lib/session';
+import { RENEWAL_COOKIE, sealRenewal } from '../../../lib/renewal';
+import { SESSION_COOKIE, SESSION_MAX_SECONDS } from '../../../lib/session';
 import { crossSite, secureCookieWouldBeDropped } from '../../../lib/transport';
-
-/** Where a form post goes next: a path of this site only. */
-const localPath = (value: unknown) => (typeof value === 'string' && value.startsWith('/') && !value.startsWith('//') ? value : '/compare');
 
 /** POST /api/signin (form: api_key, next): the key becomes the service's access token in an HttpOnly cookie. */
 export async function POST(request: NextRequest) {
@@ -21,7 +20,17 @@ export async function POST(request: NextRequest) {
   try {
     const session = await signIn(apiKey);
     const response = seeOther(next);
-    response.cookies.set(SESSION_COOKIE, session.token, { httpOnly: true, sameSite: 'lax', secure: cookieSecure(), path: '/', maxAge: session.expiresIn });
+    // The cookie outlives the token (so an expired session can say so); the sealed key renews it while in use.
+    const cookie = {
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure: cookieSecure(),
+      path: '/',
+      maxAge: SESSION_MAX_SECONDS,
+    };
+    response.cookies.set(SESSION_COOKIE, session.token, cookie);
+    const renewal = sealRenewal({ apiKey, signedInAt: Date.now() });
+    if (renewal) response.cookies.set(RENEWAL_COOKIE, renewal, cookie);
     return response;
   } catch (error) {
     return back('refused', asFailure(error).message);

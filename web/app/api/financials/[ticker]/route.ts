@@ -1,9 +1,12 @@
 import type { NextRequest } from 'next/server';
-import { badTicker, fail, failWith, ok, TICKER } from '../../../../lib/respond';
+import { badTicker, fail, failWith, ok } from '../../../../lib/respond';
+import { TICKER } from '../../../../lib/ticker';
 import { companyByTicker, periods, statement } from '../../../../lib/service';
+import { visitorAddress } from '../../../../lib/visitor';
 
 const PERIOD = /^(Q[1-4]-\d{4}|FY\d{4}|latest|latest-fy|ttm)$/i;
-const num = (s: Record<string, unknown> | null, field: string) => (typeof s?.[field] === 'number' ? (s[field] as number) : null);
+const num = (s: Record<string, unknown> | null, field: string) =>
+  typeof s?.[field] === 'number' ? (s[field] as number) : null;
 
 /**
  * GET /api/financials/{ticker}?period= → {ticker, currency, income_statement, history}: the income statement of the
@@ -13,19 +16,40 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   const { ticker } = await params;
   if (!TICKER.test(ticker)) return badTicker(ticker);
   const period = request.nextUrl.searchParams.get('period') ?? 'latest';
-  if (!PERIOD.test(period)) return fail(400, 'BAD_USER_INPUT', `Invalid period "${period.slice(0, 20)}": use Q<1-4>-<yyyy>, FY<yyyy>, latest, latest-fy or ttm`);
+  if (!PERIOD.test(period))
+    return fail(
+      400,
+      'BAD_USER_INPUT',
+      `Invalid period "${period.slice(0, 20)}": use Q<1-4>-<yyyy>, FY<yyyy>, latest, latest-fy or ttm`,
+    );
   try {
-    const company = await companyByTicker(ticker);
-    const [income, quarters] = await Promise.all([statement(company.id, 'income', period), periods(company.id, 'quarter')]);
+    const visitor = await visitorAddress();
+    const company = await companyByTicker(ticker, visitor);
+    const [income, quarters] = await Promise.all([
+      statement(company.id, 'income', period, visitor),
+      periods(company.id, 'quarter', visitor),
+    ]);
     if (!income) return fail(404, 'NOT_FOUND', `${company.ticker} has no income statement for ${period}`);
-    const history = await Promise.all(quarters.slice(0, 8).reverse().map(async ({ period: quarter }) => {
-      const [q, ratios, cash] = await Promise.all((['income', 'ratios', 'cashFlow'] as const).map((kind) => statement(company.id, kind, quarter)));
-      return {
-        period: quarter, revenue: num(q, 'revenue'), netIncome: num(q, 'net_income'),
-        grossMargin: num(ratios, 'gross_margin'), operatingMargin: num(ratios, 'operating_margin'), netMargin: num(ratios, 'net_margin'),
-        operatingCashFlow: num(cash, 'operating_cash_flow'), freeCashFlow: num(cash, 'free_cash_flow'),
-      };
-    }));
+    const history = await Promise.all(
+      quarters
+        .slice(0, 8)
+        .reverse()
+        .map(async ({ period: quarter }) => {
+          const [q, ratios, cash] = await Promise.all(
+            (['income', 'ratios', 'cashFlow'] as const).map((kind) => statement(company.id, kind, quarter, visitor)),
+          );
+          return {
+            period: quarter,
+            revenue: num(q, 'revenue'),
+            netIncome: num(q, 'net_income'),
+            grossMargin: num(ratios, 'gross_margin'),
+            operatingMargin: num(ratios, 'operating_margin'),
+            netMargin: num(ratios, 'net_margin'),
+            operatingCashFlow: num(cash, 'operating_cash_flow'),
+            freeCashFlow: num(cash, 'free_cash_flow'),
+          };
+        }),
+    );
     return ok({ ticker: company.ticker, currency: company.currency, income_statement: income, history });
   } catch (error) {
     return failWith(error);

@@ -9,7 +9,11 @@ export async function generateStaticParams() {
   return [];
 }
 
-export async function generateMetadata({ params }: { params: Promise<{ ticker: string; view: string }> }): Promise<Metadata> {
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ ticker: string; view: string }>;
+}): Promise<Metadata> {
   const { ticker, view } = await params;
   return { title: `${ticker.toUpperCase()}: ${isView(view) ? VIEWS[view].toLowerCase() : 'not found'}` };
 }

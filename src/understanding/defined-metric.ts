@@ -1,0 +1,159 @@
+/**
+ * A metric the question defines over stored fields ("Define net working capital as total current assets less total
+ * current liabilities", "DPO is defined as: 365 * (average accounts payable between FY2017 and FY2018) / (FY2018 COGS
+ * + change in inventory between FY2017 and FY2018)"), read into an expression the service can evaluate. A definition
+ * that names anything the statements do not hold is not read: the answer then says so rather than guess.
+ */
+import { findMetrics, type Metric } from './metrics';
+
+/** A stored field's value at a fiscal year (null: the period asked), its average over two years, or its change. */
+export interface FieldTerm {
+  kind: 'field';
+  metric: Metric;
+  how: 'value' | 'average' | 'change';
+  /** Fiscal years: one for a value, [from, to] for an average or a change; empty for the period asked. */
+  years: number[];
+  /** The words of the definition it was read from. */
+  words: string;
+}
+export type Expression =
+  | { kind: 'number'; value: number }
+  | FieldTerm
+  | { kind: 'operation'; operator: '+' | '-' | '*' | '/'; left: Expression; right: Expression };
+
+export interface DefinedMetric {
+  /** What the question calls it ("net working capital"). */
+  name: string;
+  /** The definition as written. */
+  formula: string;
+  expression: Expression;
+}
+
+const OPERATOR_WORDS: Array<[RegExp, string]> = [
+  [/\s+(?:less|minus)\s+/gi, ' - '],
+  [/\s+plus\s+/gi, ' + '],
+  [/\s+divided by\s+/gi, ' / '],
+  [/\s+(?:times|multiplied by)\s+/gi, ' * '],
+  [/[×]/g, '*'],
+  [/[÷]/g, '/'],
+  [/[−–—]/g, '-'],
+];
+
+const YEAR = String.raw`(?:FY\s?)?((?:19|20)\d{2})`;
+const AVERAGE = new RegExp(
+  String.raw`^(?:the )?average (?:of )?(.+?) (?:between|from) ${YEAR} (?:and|to) ${YEAR}$`,
+  'i',
+);
+const CHANGE = new RegExp(String.raw`^(?:the )?change in (.+?) (?:between|from) ${YEAR} (?:and|to) ${YEAR}$`, 'i');
+const YEAR_FIRST = new RegExp(String.raw`^${YEAR} (.+)$`, 'i');
+const YEAR_AFTER = new RegExp(String.raw`^(.+?) (?:in|for|of|at(?: the end of)?) ${YEAR}$`, 'i');
+
+/** The stored field a phrase names: exactly one statement field, or null. */
+function fieldOf(words: string): Metric | null {
+  const found = findMetrics(words).filter((metric) => metric.source !== 'ratio');
+  return found.length === 1 ? found[0] : null;
+}
+
+function termOf(phrase: string, named: Map<string, Expression>): Expression | null {
+  const words = phrase.replace(/^(?:the|total of)\s+/i, '').trim();
+  if (/^\d+(?:\.\d+)?$/.test(words)) return { kind: 'number', value: Number(words) };
+  const reference = named.get(words.toLowerCase());
+  if (reference) return reference;
+  const spans: Array<[RegExp, FieldTerm['how'], (m: RegExpExecArray) => { field: string; years: number[] }]> = [
+    [AVERAGE, 'average', (m) => ({ field: m[1], years: [Number(m[2]), Number(m[3])] })],
+    [CHANGE, 'change', (m) => ({ field: m[1], years: [Number(m[2]), Number(m[3])] })],
+    [YEAR_FIRST, 'value', (m) => ({ field: m[2], years: [Number(m[1])] })],
+    [YEAR_AFTER, 'value', (m) => ({ field: m[1], years: [Number(m[2])] })],
+  ];
+  for (const [pattern, how, read] of spans) {
+    const match = pattern.exec(words);
+    if (!match) continue;
+    const { field, years } = read(match);
+    const metric = fieldOf(field);
+    return metric ? { kind: 'field', metric, how, years, words } : null;
+  }
+  const metric = fieldOf(words);
+  return metric ? { kind: 'field', metric, how: 'value', years: [], words } : null;
+}
+
+type Token = { operator: string } | { phrase: string };
+
+function tokens(formula: string): Token[] {
+  let text = formula.replace(/\.\s*$/, '');
+  for (const [pattern, replacement] of OPERATOR_WORDS) text = text.replace(pattern, replacement);
+  const out: Token[] = [];
+  // A hyphen between words ("long-term") is part of a word; an operator stands apart.
+  for (const part of text.split(/(\s[-+*/]\s|[()*/+]|^-\s)/)) {
+    const trimmed = part?.trim();
+    if (!trimmed) continue;
+    if (/^[-+*/()]$/.test(trimmed)) out.push({ operator: trimmed });
+    else out.push({ phrase: trimmed });
+  }
+  return out;
+}
+
+/** A recursive-descent reading of + − × ÷ and parentheses over the phrases; null when any part is not understood. */
+function parse(formula: string, named: Map<string, Expression>): Expression | null {
+  const list = tokens(formula);
+  let at = 0;
+  const peek = () => list[at];
+  const isOperator = (token: Token | undefined, ...operators: string[]) =>
+    token !== undefined && 'operator' in token && operators.includes(token.operator);
+  const primary = (): Expression | null => {
+    const token = list[at++];
+    if (!token) return null;
+    if ('operator' in token) {
+      if (token.operator !== '(') return null;
+      const inner = sum();
+      if (!isOperator(list[at++], ')')) return null;
+      return inner;
+    }
+    return termOf(token.phrase, named);
+  };
+  // Left-associative operators over the next tighter level: × ÷ over terms, + − over products.
+  const binary = (next: () => Expression | null, operators: Array<'+' | '-' | '*' | '/'>) => (): Expression | null => {
+    let left = next();
+    while (left && isOperator(peek(), ...operators)) {
+      const operator = (list[at++] as { operator: '+' | '-' | '*' | '/' }).operator;
+      const right = next();
+      left = right ? { kind: 'operation', operator, left, right } : null;
+    }
+    return left;
+  };
+  const product = binary(primary, ['*', '/']);
+  const sum = binary(product, ['+', '-']);
+  const expression = sum();
+  return expression && at === list.length ? expression : null;
+}
+
+/** A definition sentence's name and formula ("DPO is defined as: <formula>", "Define X as <formula>"), or null. */
+export function definitionParts(sentence: string): { name: string; formula: string } | null {
+  const found =
+    /^(.+?)\s+(?:is|are|is being)\s+(?:defined|calculated|computed)\s+as:?\s*(.+)$/i.exec(sentence) ??
+    /^define\s+(.+?)\s+as:?\s+(.+)$/i.exec(sentence);
+  if (!found) return null;
+  const name = found[1].replace(/^(?:the|unadjusted)\s+/gi, '').trim();
+  return { name, formula: found[2].trim() };
+}
+
+/**
+ * The metric the question's definitions define, read into an expression: the last definition whose parts are all
+ * understood, with the names the definitions before it gave ("CCC is defined as: DIO + DSO - DPO", then DIO, DSO and
+ * DPO defined). Null when there is no definition or a part is not understood.
+ */
+export function definedMetric(definitions: string[]): DefinedMetric | null {
+  const parts = definitions.map(definitionParts).filter((part) => part !== null);
+  if (parts.length === 0) return null;
+  const named = new Map<string, Expression>();
+  // Parts first (a definition may use names defined after it), the first definition last: it is the metric asked.
+  for (let pass = 0; pass < parts.length; pass += 1)
+    for (const { name, formula } of parts) {
+      const expression = parse(formula, named);
+      if (expression) named.set(name.toLowerCase(), expression);
+    }
+  const [asked] = parts;
+  const expression = named.get(asked.name.toLowerCase());
+  return expression
+    ? { name: asked.name, formula: parts.map((p) => `${p.name} = ${p.formula}`).join('; '), expression }
+    : null;
+}

@@ -1,0 +1,214 @@
+import { expect } from 'chai';
+import { get, graphql } from './helpers/http';
+import type { ScreenRow as Row } from '../sdk/typescript/src/types';
+
+/** A statement's or ratios' data as a route answers it: figures by snake_case name (and the period's label). */
+type Figures = Record<string, number | null>;
+
+const screen = (query: string) => get(`/v1/screener?${query}`);
+const valueOf = (row: Row, field: string) => row.values.find((value) => value.field === field)?.value ?? null;
+
+/** Every company of the demo data, read through the companies route. */
+async function allCompanies(): Promise<Array<{ id: number; name: string; sector: string }>> {
+  const { body } = await get('/v1/companies?limit=100');
+  expect(body.meta.total).to.be.at.most(100);
+  return body.data;
+}
+
+/** A route's data for every company, in one map by id (null where the company has none for the period). */
+async function perCompany(route: string, period: string): Promise<Map<number, Figures | null>> {
+  const companies = await allCompanies();
+  const answers = await Promise.all(
+    companies.map((company) => get(`/v1/companies/${company.id}/${route}?period=${period}`)),
+  );
+  return new Map(companies.map((company, i) => [company.id, answers[i].status === 200 ? answers[i].body.data : null]));
+}
+
+describe('REST /v1/screener and GraphQL screen', () => {
+  it('filters on a ratio of the latest fiscal year and sorts by another, as the ratios route computes them', async () => {
+    const ratios = await perCompany('ratios', 'latest-fy');
+    const expected = [...ratios.entries()]
+      .filter(([, r]) => r !== null && (r.gross_margin ?? 0) > 0.5)
+      .sort(([, a], [, b]) => (b?.net_margin ?? -Infinity) - (a?.net_margin ?? -Infinity));
+    expect(expected.length, 'demo companies with a gross margin above 50%').to.be.at.least(3);
+    const { status, body } = await screen(
+      'filter=gross_margin%3E0.5&sort=-net_margin&fields=gross_margin,net_margin&period=latest-fy&limit=100',
+    );
+    expect(status).to.equal(200);
+    expect(body.meta).to.deep.equal({ total: expected.length, limit: 100, offset: 0 });
+    const rows = body.data as Row[];
+    expect(rows.map((row) => row.id)).to.deep.equal(expected.map(([id]) => id));
+    for (const row of rows) {
+      const own = ratios.get(row.id) as Figures;
+      expect(row.period).to.equal(own.period);
+      expect(row.values).to.deep.equal([
+        { field: 'gross_margin', value: own.gross_margin },
+        { field: 'net_margin', value: own.net_margin },
+      ]);
+    }
+  });
+
+  it('filters on statement fields with a range and scale suffixes, and on several conditions at once', async () => {
+    const incomes = await perCompany('income-statement', 'latest-fy');
+    const ratios = await perCompany('ratios', 'latest-fy');
+    const expected = [...incomes.entries()]
+      .filter(
+        ([id, i]) =>
+          (i?.revenue ?? 0) >= 1e9 && (i?.revenue ?? 0) <= 50e9 && (ratios.get(id)?.operating_margin ?? -1) >= 0.1,
+      )
+      .map(([id]) => id);
+    expect(expected.length, 'demo companies in the range').to.be.at.least(2);
+    const { status, body } = await screen(
+      'filter=revenue%3D1B..50B,operating_margin%3E%3D10%25&fields=revenue,operating_margin&limit=100',
+    );
+    expect(status).to.equal(200);
+    expect((body.data as Row[]).map((row) => row.id).sort((a, b) => a - b)).to.deep.equal(
+      expected.sort((a, b) => a - b),
+    );
+    expect(body.meta.total).to.equal(expected.length);
+    for (const row of body.data as Row[]) {
+      expect(valueOf(row, 'revenue')).to.equal(incomes.get(row.id)?.revenue);
+      expect(valueOf(row, 'operating_margin')).to.be.at.least(0.1);
+    }
+    // Sorted by name by default.
+    const names = (body.data as Row[]).map((row) => row.name);
+    expect(names).to.deep.equal([...names].sort((a, b) => a.localeCompare(b)));
+  });
+
+  it('screens a named fiscal year, a named quarter and the trailing twelve months', async () => {
+    const periods = (await get(`/v1/companies/${(await allCompanies())[0].id}/periods`)).body.data as Array<{
+      period: string;
+    }>;
+    const quarter = periods.find((p) => p.period.startsWith('Q'))!.period;
+    const year = periods.find((p) => p.period.startsWith('FY'))!.period;
+    for (const period of [year, quarter]) {
+      const incomes = await perCompany('income-statement', period);
+      const { body } = await screen(`period=${period}&fields=revenue,net_income&limit=100`);
+      expect(body.meta.total, period).to.equal([...incomes.values()].filter((i) => i !== null).length);
+      for (const row of body.data as Row[]) {
+        expect(row.period).to.equal(period);
+        expect(valueOf(row, 'net_income')).to.equal(incomes.get(row.id)?.net_income);
+      }
+    }
+    const ttm = await perCompany('income-statement', 'ttm');
+    const { body } = await screen('period=ttm&filter=revenue%3E0&fields=revenue&sort=-revenue&limit=5');
+    expect(body.data.length).to.be.greaterThan(0);
+    for (const row of body.data as Row[]) {
+      expect(row.period).to.equal('TTM');
+      expect(valueOf(row, 'revenue')).to.equal(ttm.get(row.id)?.revenue);
+    }
+    const revenues = (body.data as Row[]).map((row) => valueOf(row, 'revenue') as number);
+    expect(revenues).to.deep.equal([...revenues].sort((a, b) => b - a));
+  });
+
+  it('filters on sector (any case), currency and size, and sorts by them', async () => {
+    const companies = await allCompanies();
+    const sector = companies[0].sector;
+    const inSector = companies.filter((c) => c.sector === sector).map((c) => c.id);
+    const { body } = await screen(`sector=${encodeURIComponent(sector.toUpperCase())}&currency=usd&limit=100`);
+    expect((body.data as Row[]).every((row) => row.sector === sector && row.currency === 'USD')).to.equal(true);
+    expect((body.data as Row[]).every((row) => inSector.includes(row.id))).to.equal(true);
+    const none = await screen('currency=XYZ');
+    expect(none.body).to.deep.equal({ success: true, data: [], meta: { total: 0, limit: 20, offset: 0 } });
+
+    const incomes = await perCompany('income-statement', 'latest-fy');
+    const large = [...incomes.entries()]
+      .filter(([, i]) => (i?.revenue ?? 0) >= 10e9 && (i?.revenue ?? 0) < 200e9)
+      .map(([id]) => id);
+    expect(large.length, 'large demo companies').to.be.at.least(2);
+    const sized = await screen('size=large&sort=-size&fields=revenue&limit=100');
+    expect((sized.body.data as Row[]).map((row) => row.id).sort()).to.deep.equal(large.sort());
+    const revenues = (sized.body.data as Row[]).map((row) => valueOf(row, 'revenue') as number);
+    expect(revenues).to.deep.equal([...revenues].sort((a, b) => b - a));
+    const bySector = await screen('sort=-sector&limit=100');
+    const sectors = (bySector.body.data as Row[]).map((row) => row.sector);
+    expect(sectors).to.deep.equal([...sectors].sort((a, b) => b.localeCompare(a)));
+  });
+
+  it('pages without gaps or overlaps, with the same total on every page', async () => {
+    const all = await screen('sort=-net_margin&limit=100');
+    const total = all.body.meta.total;
+    expect(total).to.be.at.least(10);
+    const seen: number[] = [];
+    for (let offset = 0; offset < total; offset += 7) {
+      const page = await screen(`sort=-net_margin&limit=7&offset=${offset}`);
+      expect(page.body.meta).to.deep.equal({ total, limit: 7, offset });
+      seen.push(...page.body.data.map((row: Row) => row.id));
+    }
+    expect(seen).to.deep.equal(all.body.data.map((row: Row) => row.id));
+  });
+
+  it('answers the same through GraphQL, with camelCase names', async () => {
+    const rest = await screen(
+      'filter=gross_margin%3E0.4&sort=-net_margin&fields=gross_margin,net_margin,revenue&limit=5',
+    );
+    const { status, body } = await graphql(`
+      {
+        screen(filter: "grossMargin>0.4", sort: "-netMargin", fields: "grossMargin,netMargin,revenue", limit: 5) {
+          total
+          limit
+          offset
+          items {
+            id
+            ticker
+            period
+            values {
+              field
+              value
+            }
+          }
+        }
+      }
+    `);
+    expect(status).to.equal(200);
+    expect(body.data.screen.total).to.equal(rest.body.meta.total);
+    expect(body.data.screen.items.map((row: Row) => row.id)).to.deep.equal(rest.body.data.map((row: Row) => row.id));
+    expect(body.data.screen.items[0].values.map((v: { field: string }) => v.field)).to.deep.equal([
+      'grossMargin',
+      'netMargin',
+      'revenue',
+    ]);
+    expect(body.data.screen.items[0].values.map((v: { value: number }) => v.value)).to.deep.equal(
+      rest.body.data[0].values.map((v: { value: number }) => v.value),
+    );
+  });
+
+  it('refuses a bad filter with a 400 that names the field and lists the accepted names', async () => {
+    const unknown = await screen('filter=gross_margn%3E0.5');
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body.error.code).to.equal('BAD_USER_INPUT');
+    expect(unknown.body.error.message).to.include('"gross_margn"');
+    expect(unknown.body.error.details.accepted).to.include.members([
+      'gross_margin',
+      'revenue',
+      'total_assets',
+      'free_cash_flow',
+      'revenue_growth',
+    ]);
+    const graph = await graphql('{ screen(filter: "gross_margn>0.5") { total } }');
+    expect(graph.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
+    expect(graph.body.errors[0].message).to.include('"gross_margn"');
+
+    const cases: Array<[string, string, RegExp]> = [
+      ['filter=revenue%3Eabc', 'filter', /Invalid value "abc" for "revenue"/],
+      ['filter=revenue%3E0%3Bdrop%20table%20companies', 'filter', /Invalid value/],
+      ['filter=revenue', 'filter', /Invalid filter term "revenue"/],
+      ['filter=revenue%3D5..1', 'filter', /low end comes first/],
+      ['sort=-popularity', 'sort', /Unknown field "popularity" in sort/],
+      ['fields=revenue,ebit', 'fields', /Unknown field "ebit" in fields/],
+      ['size=huge', 'size', /Unknown size "huge"/],
+    ];
+    for (const [query, field, message] of cases) {
+      const { status, body } = await screen(query);
+      expect(status, query).to.equal(400);
+      expect(body.error.code, query).to.equal('BAD_USER_INPUT');
+      expect(body.error.message, query).to.match(message);
+      expect(body.error.details.field, query).to.equal(field);
+    }
+    const period = await screen('period=2024');
+    expect(period.status).to.equal(400);
+    expect(period.body.error.details.accepted).to.include('latest-fy');
+    const unknownParameter = await screen('order=name');
+    expect(unknownParameter.status).to.equal(400);
+  });
+});
