@@ -331,6 +331,44 @@ describe('statements read from a stored filing', function () {
     );
   });
 
+  it('answer a measure the question composes of known ones: a share of revenue, a difference, an average over years', async () => {
+    const answer = async (content: string) => {
+      const response = await requestAs('analyst', '/v1/ai/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ stream: false, messages: [{ role: 'user', content }] }),
+      });
+      expect(response.status, JSON.stringify(response.body)).to.equal(200);
+      expect(response.body.data.grounding.numbers_unsupported, response.body.data.answer).to.equal(0);
+      return response.body.data.answer as string;
+    };
+    const company = `Quillmark Tools ${stamp}`;
+    // Cost of sales 700 of net sales 1,200.
+    expect(await answer(`What is ${company}'s FY2024 COGS % margin?`)).to.match(
+      new RegExp(`^${ticker}’s COGS margin for FY2024 is 58\\.3%: computed as cost of revenue / revenue, from`),
+    );
+    // Operating income 250 + D&A 60, less capex of 90 (stored as an outflow, read as its size).
+    const lessCapex = await answer(
+      `What is the FY2024 unadjusted EBITDA less capex for ${company}? Define unadjusted EBITDA as unadjusted operating income + depreciation and amortization [from cash flow statement]. Answer in USD millions.`,
+    );
+    expect(lessCapex).to.match(/ is \$220 million: /);
+    expect(lessCapex).to.include('capital expenditure FY2024 $90 million paid');
+    // Net margins of 16.0% (FY2023) and 16.7% (FY2024).
+    const average = await answer(
+      `What is the FY2023 - FY2024 2 year average net profit margin (as a %) for ${company}? Answer in units of percents and round to one decimal place.`,
+    );
+    expect(average).to.match(
+      new RegExp(`^${ticker}’s 2 year average net profit margin for FY2023 to FY2024 is 16\\.3%: `),
+    );
+    expect(average).to.include('FY2023').and.include('FY2024');
+    // (Net income 200 − dividends paid 40) / 200.
+    expect(await answer(`What is ${company}'s FY2024 retention ratio?`)).to.match(/retention ratio .* is 80%: /);
+    // A measure of something the statements do not hold is said to be missing, with no figure.
+    expect(await answer(`What is ${company}'s FY2022 COGS % margin?`)).to.match(
+      /is not available: the stored statements do not give/,
+    );
+  });
+
   it('leave a company without statements answerable: the analyst says none are stored, never a 404', async () => {
     const created = await requestAs('admin', '/v1/companies', {
       method: 'POST',

@@ -200,6 +200,52 @@ describe('question understanding', () => {
       ).to.equal(null);
     });
 
+    it('reads a measure composed of known ones, for one company at one period or averaged over the years named', () => {
+      const composed = (text: string) => {
+        const { defined } = parseQuestion(text, DIRECTORY);
+        return defined?.composed ? { name: defined.name, formula: defined.formula, unit: defined.unit } : null;
+      };
+      expect(composed("What is Coca-Cola's FY2021 COGS % margin?")).to.deep.equal({
+        name: 'COGS margin',
+        formula: 'cost of revenue / revenue',
+        unit: 'fraction',
+      });
+      expect(composed('What was Coca-Cola’s SG&A as a percentage of net sales in FY2023?')?.formula).to.equal(
+        'selling, general and administrative expense / revenue',
+      );
+      expect(
+        composed('What is the FY2018 - FY2020 3 year average of capex as a % of revenue for Coca-Cola?'),
+      ).to.deep.equal({
+        name: '3 year average of capex as a % of revenue',
+        formula: 'the mean over FY2018, FY2019, FY2020 of capital expenditure / revenue',
+        unit: 'fraction',
+      });
+      expect(composed('What is the average net profit margin of Coca-Cola from FY2019 to FY2021?')?.formula).to.equal(
+        'the mean over FY2019, FY2020, FY2021 of net margin',
+      );
+      expect(composed("What is Coca-Cola's FY2022 earnings retention ratio?")?.formula).to.equal(
+        '(net income - dividends paid) / net income',
+      );
+      // A name the question defines stands for its definition.
+      expect(
+        composed(
+          'What is the FY2022 unadjusted EBITDA less capex for Coca-Cola? Define unadjusted EBITDA as unadjusted operating income + depreciation and amortization.',
+        )?.formula,
+      ).to.equal('(operating income + depreciation and amortization) - capital expenditure');
+      // The question's own definition of a measure wins over the service's reading of its name.
+      const defined = parseQuestion(
+        'What is the FY2018 fixed asset turnover ratio for Coca-Cola? Fixed asset turnover ratio is defined as: FY2018 revenue / (average PP&E between FY2017 and FY2018).',
+        DIRECTORY,
+      ).defined;
+      expect(defined?.composed).to.equal(undefined);
+      expect(defined?.name).to.equal('Fixed asset turnover ratio');
+      // Not composed: one stored field or ratio, a series, several companies, a change.
+      expect(composed('What was Coca-Cola’s gross margin in FY2023?')).to.equal(null);
+      expect(composed('What was Coca-Cola’s COGS margin from FY2021 to FY2023?')).to.equal(null);
+      expect(composed('Compare the COGS % margin of Coca-Cola and General Electric in FY2023.')).to.equal(null);
+      expect(composed('What was Coca-Cola’s revenue from FY2021 to FY2023?')).to.equal(null);
+    });
+
     it('answers a follow-up on a topic ("And its debt?") from the statements, not as a figure of the filings', () => {
       const reading = parseConversation(['How is Coca-Cola doing on cash flow?', 'And its debt?'], DIRECTORY);
       expect(reading?.companies.map((c) => c.ticker)).to.deep.equal(['KO']);

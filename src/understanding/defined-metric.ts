@@ -5,8 +5,12 @@
  * that names anything the statements do not hold is not read: the answer then says so rather than guess.
  */
 import { findMetrics, type Metric } from './metrics';
+import type { FactUnit } from './fact-unit';
 
-/** A stored field's value at a fiscal year (null: the period asked), its average over two years, or its change. */
+/**
+ * A stored field's or ratio's value at a fiscal year, its average over two years, or its change. Without years it is
+ * read at the period asked, and an average is over that period's end and the end of the one before.
+ */
 export interface FieldTerm {
   kind: 'field';
   metric: Metric;
@@ -19,7 +23,9 @@ export interface FieldTerm {
 export type Expression =
   | { kind: 'number'; value: number }
   | FieldTerm
-  | { kind: 'operation'; operator: '+' | '-' | '*' | '/'; left: Expression; right: Expression };
+  | { kind: 'operation'; operator: '+' | '-' | '*' | '/'; left: Expression; right: Expression }
+  /** The mean of an expression evaluated at each of these fiscal years ("the FY2018 - FY2020 3 year average"). */
+  | { kind: 'yearsAverage'; years: number[]; expression: Expression };
 
 export interface DefinedMetric {
   /** What the question calls it ("net working capital"). */
@@ -27,6 +33,10 @@ export interface DefinedMetric {
   /** The definition as written. */
   formula: string;
   expression: Expression;
+  /** How the result is written, when the reading knows it (else it is inferred from the formula and the question). */
+  unit?: FactUnit;
+  /** Composed by the service from the question's words ("COGS % margin"), not defined by the question. */
+  composed?: boolean;
 }
 
 const OPERATOR_WORDS: Array<[RegExp, string]> = [
@@ -47,6 +57,8 @@ const AVERAGE = new RegExp(
 const CHANGE = new RegExp(String.raw`^(?:the )?change in (.+?) (?:between|from) ${YEAR} (?:and|to) ${YEAR}$`, 'i');
 const YEAR_FIRST = new RegExp(String.raw`^${YEAR} (.+)$`, 'i');
 const YEAR_AFTER = new RegExp(String.raw`^(.+?) (?:in|for|of|at(?: the end of)?) ${YEAR}$`, 'i');
+/** "average PP&E": over the end of the period asked and the end of the one before. */
+const AVERAGE_OF_PERIOD = /^(?:the )?average (?:of )?(.+)$/i;
 
 /** The stored field a phrase names: exactly one statement field, or null. */
 function fieldOf(words: string): Metric | null {
@@ -64,6 +76,7 @@ function termOf(phrase: string, named: Map<string, Expression>): Expression | nu
     [CHANGE, 'change', (m) => ({ field: m[1], years: [Number(m[2]), Number(m[3])] })],
     [YEAR_FIRST, 'value', (m) => ({ field: m[2], years: [Number(m[1])] })],
     [YEAR_AFTER, 'value', (m) => ({ field: m[1], years: [Number(m[2])] })],
+    [AVERAGE_OF_PERIOD, 'average', (m) => ({ field: m[1], years: [] })],
   ];
   for (const [pattern, how, read] of spans) {
     const match = pattern.exec(words);
@@ -136,21 +149,35 @@ export function definitionParts(sentence: string): { name: string; formula: stri
   return { name, formula: found[2].trim() };
 }
 
-/**
- * The metric the question's definitions define, read into an expression: the last definition whose parts are all
- * understood, with the names the definitions before it gave ("CCC is defined as: DIO + DSO - DPO", then DIO, DSO and
- * DPO defined). Null when there is no definition or a part is not understood.
- */
-export function definedMetric(definitions: string[]): DefinedMetric | null {
+/** The question's definitions as written, and each name they define that could be read, with its expression. */
+export function definedNames(definitions: string[]): {
+  parts: Array<{ name: string; formula: string }>;
+  named: Map<string, Expression>;
+} {
   const parts = definitions.map(definitionParts).filter((part) => part !== null);
-  if (parts.length === 0) return null;
   const named = new Map<string, Expression>();
-  // Parts first (a definition may use names defined after it), the first definition last: it is the metric asked.
+  // Every pass reads the definitions that use names read in the pass before ("CCC is defined as: DIO + DSO - DPO").
   for (let pass = 0; pass < parts.length; pass += 1)
     for (const { name, formula } of parts) {
       const expression = parse(formula, named);
       if (expression) named.set(name.toLowerCase(), expression);
     }
+  return { parts, named };
+}
+
+/** A formula in words ("1 - dividends paid / net income") over stored fields, or null when a part is not understood. */
+export function readFormula(formula: string, named = new Map<string, Expression>()): Expression | null {
+  return parse(formula, named);
+}
+
+/**
+ * The metric the question's definitions define, read into an expression: the first definition, the metric asked,
+ * with the names the definitions after it gave ("CCC is defined as: DIO + DSO - DPO", then DIO, DSO and DPO defined).
+ * Null when there is no definition or a part is not understood.
+ */
+export function definedMetric(definitions: string[]): DefinedMetric | null {
+  const { parts, named } = definedNames(definitions);
+  if (parts.length === 0) return null;
   const [asked] = parts;
   const expression = named.get(asked.name.toLowerCase());
   return expression

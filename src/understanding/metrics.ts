@@ -350,32 +350,50 @@ export function metricByKey(key: string): Metric | undefined {
 const TOPIC_WORDS =
   /(?<![a-z])(?<!(?:operating|free|investing|financing)[\s-]+)cash[\s-]+flows?(?![\s-]+(?:from|margin|conversion))(?![a-z])/gi;
 
-/** The metrics a question names, in the order they are named (each once). */
-export function findMetrics(text: string): Metric[] {
-  // "EBITDA % margin", "COGS % margin": the sign names no other metric.
-  const lower = text
+/** A metric named in a text: where (in the text as `metricMentions` normalizes it) and as what. */
+export interface MetricMention {
+  metric: Metric;
+  start: number;
+  end: number;
+  /** An amount named as a share of revenue ("COGS margin", "D&A % margin"): not the amount itself. */
+  asMargin: boolean;
+}
+
+/** The text as metrics are read in it: possessives and apostrophes dropped, "% margin" read as "margin". */
+export function normalizeMetricText(text: string): string {
+  return text
     .replace(/[’']s\b/g, '')
     .replace(/[’']/g, '')
     .replace(/\s*%\s*(?=margin\b)/gi, ' ');
+}
+
+/** Every metric mention of a text (as `normalizeMetricText` writes it), in order, the longest name winning. */
+export function metricMentions(text: string): MetricMention[] {
+  const lower = normalizeMetricText(text);
   // Topics wider than one field ("cash flow", "debt") name no single metric: the caller answers them as a topic.
   const taken: Array<[number, number]> = [...lower.matchAll(TOPIC_WORDS)].map((m) => [
     m.index as number,
     (m.index as number) + m[0].length,
   ]);
-  const found: Array<{ at: number; metric: Metric }> = [];
+  const found: MetricMention[] = [];
   for (const { pattern, metric } of NAME_INDEX) {
     for (const match of lower.matchAll(pattern)) {
       const start = match.index as number;
       const end = start + match[0].length;
       if (taken.some(([s, e]) => start < e && end > s)) continue;
-      // "COGS margin", "D&A margin": an amount's share of revenue, which is not the amount.
-      if (metric.unit === 'money' && /^\s+margins?\b/.test(lower.slice(end))) {
-        taken.push([start, end]);
-        continue;
-      }
       taken.push([start, end]);
-      if (!found.some((f) => f.metric.key === metric.key)) found.push({ at: start, metric });
+      const asMargin = metric.unit === 'money' && /^\s+margins?\b/.test(lower.slice(end));
+      found.push({ metric, start, end, asMargin });
     }
   }
-  return found.sort((a, b) => a.at - b.at).map((f) => f.metric);
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** The metrics a question names, in the order they are named (each once). */
+export function findMetrics(text: string): Metric[] {
+  // "COGS margin", "D&A margin": an amount's share of revenue, which is not the amount.
+  const named = metricMentions(text).filter((mention) => !mention.asMargin);
+  return named
+    .filter((mention, index) => named.findIndex((other) => other.metric.key === mention.metric.key) === index)
+    .map((mention) => mention.metric);
 }

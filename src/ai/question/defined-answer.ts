@@ -8,12 +8,16 @@ import type { StatementLoaders } from '../../statements/statement.loaders';
 import type { Expression, DefinedMetric, FieldTerm } from '../../understanding/defined-metric';
 import type { FactUnit } from '../../understanding/fact-unit';
 import { formatMoney, formatMultiple, formatPercent } from '../numbers';
+import { metricByKey } from '../../understanding/metrics';
+import { loadRatios } from '../../statements/statement.service';
+import { parseExactPeriod, previousPeriod } from '../../statements/fiscal-period';
 import type { FactSource, StatementFact } from '../statement-fact';
 
 const SOURCE: Record<string, FactSource> = {
   income: 'income_statement',
   balance: 'balance_sheet',
   cashFlow: 'cash_flow',
+  ratio: 'ratios',
 };
 
 export interface DefinedAnswer {
@@ -38,9 +42,16 @@ function written(value: number, unit: FactUnit, currency: string): string {
   return formatMoney(value, currency);
 }
 
+/** The period before a fiscal year or quarter label: an average balance is over its end and the period's own. */
+function periodBefore(label: string): string | null {
+  const period = parseExactPeriod(label);
+  return period ? previousPeriod(period).label : null;
+}
+
 /**
  * Evaluates `defined` for `company` at `period` (FY<year> or a quarter label): the answer, or one that says which
- * input the statements lack.
+ * input the statements lack. Outflows (capex, dividends paid) are stored negative and written as sizes, so a formula
+ * over them ("EBITDA less capex") reads their size.
  */
 export async function definedAnswer(
   loaders: StatementLoaders,
@@ -52,30 +63,39 @@ export async function definedAnswer(
   const inputs: StatementFact[] = [];
   const missing: string[] = [];
   const valueAt = async (term: FieldTerm, label: string): Promise<number | null> => {
-    const kind = term.metric.source as 'income' | 'balance' | 'cashFlow';
-    const row = (await loaders[kind].load({ companyId: company.id, period: label })) as Record<string, unknown> | null;
-    const value = row?.[term.metric.key];
-    if (typeof value !== 'number') {
-      missing.push(`${term.metric.label} for ${label}`);
+    const { metric } = term;
+    const row = (
+      metric.source === 'ratio'
+        ? await loadRatios(loaders, company.id, label)
+        : await loaders[metric.source].load({ companyId: company.id, period: label })
+    ) as Record<string, unknown> | null;
+    const stored = row?.[metric.key];
+    if (typeof stored !== 'number' || !Number.isFinite(stored)) {
+      missing.push(`${metric.label} for ${label}`);
       return null;
     }
-    if (!inputs.some((fact) => fact.field === term.metric.key && fact.period === label))
+    if (!inputs.some((fact) => fact.field === metric.key && fact.period === label))
       inputs.push({
         companyId: company.id,
         ticker: company.ticker,
         period: label,
-        source: SOURCE[kind],
-        field: term.metric.key,
-        label: term.metric.label,
-        unit: term.metric.unit,
-        value,
+        source: SOURCE[metric.source],
+        field: metric.key,
+        label: metric.label,
+        unit: metric.unit,
+        value: stored,
       });
-    return value;
+    return metric.outflow ? -stored : stored;
   };
-  const evaluate = async (expression: Expression): Promise<number | null> => {
+  const evaluate = async (expression: Expression, at: string): Promise<number | null> => {
     if (expression.kind === 'number') return expression.value;
+    if (expression.kind === 'yearsAverage') {
+      const values = await Promise.all(expression.years.map((year) => evaluate(expression.expression, `FY${year}`)));
+      return values.some((v) => v === null) ? null : (values as number[]).reduce((a, b) => a + b, 0) / values.length;
+    }
     if (expression.kind === 'field') {
-      const labels = expression.years.length > 0 ? expression.years.map((year) => `FY${year}`) : [period];
+      let labels = expression.years.map((year) => `FY${year}`);
+      if (labels.length === 0) labels = expression.how === 'value' ? [at] : [periodBefore(at) ?? at, at];
       const values = await Promise.all(labels.map((label) => valueAt(expression, label)));
       if (values.some((value) => value === null)) return null;
       const [first, last] = [values[0] as number, values[values.length - 1] as number];
@@ -83,36 +103,47 @@ export async function definedAnswer(
       if (expression.how === 'change') return last - first;
       return first;
     }
-    const [left, right] = await Promise.all([evaluate(expression.left), evaluate(expression.right)]);
+    const [left, right] = await Promise.all([evaluate(expression.left, at), evaluate(expression.right, at)]);
     if (left === null || right === null) return null;
     if (expression.operator === '+') return left + right;
     if (expression.operator === '-') return left - right;
     if (expression.operator === '*') return left * right;
     return right === 0 ? null : left / right;
   };
-  const value = await evaluate(defined.expression);
-  const whose = `${company.ticker}\u2019s ${defined.name} for ${period}`;
+  const value = await evaluate(defined.expression, period);
+  const years = defined.expression.kind === 'yearsAverage' ? defined.expression.years : [];
+  const over = years.length > 0 ? `FY${years[0]} to FY${years[years.length - 1]}` : period;
+  const whose = `${company.ticker}\u2019s ${defined.name} for ${over}`;
+  const how = defined.composed ? '' : ' as the question defines it';
   if (value === null) {
     const why =
       missing.length > 0
         ? `the stored statements do not give ${[...new Set(missing)].join(', ')}`
         : 'it divides by zero';
-    return { text: `${whose} as the question defines it is not available: ${why}.`, facts: [] };
+    return { text: `${whose}${how} is not available: ${why}.`, facts: [] };
   }
-  const unit = unitOf(defined.expression, question);
+  const unit = defined.unit ?? unitOf(defined.expression, question);
   const result: StatementFact = {
     companyId: company.id,
     ticker: company.ticker,
-    period,
+    period: years.length > 0 ? `FY${years[years.length - 1]}` : period,
     source: 'derived',
     field: 'definedMetric',
     label: defined.name,
     unit,
     value,
   };
-  const listed = inputs.map((fact) => `${fact.label} ${fact.period} ${formatMoney(fact.value, company.currency)}`);
+  const listed = inputs.map((fact) => `${fact.label} ${fact.period} ${writtenInput(fact, company.currency)}`);
+  const computedAs = defined.composed ? `computed as ${defined.formula}` : `\u201c${defined.formula}\u201d`;
   return {
-    text: `${whose}, as the question defines it, is ${written(value, unit, company.currency)}: \u201c${defined.formula}\u201d, from ${listed.join(', ')}.`,
+    text: `${whose}${how ? `,${how},` : ''} is ${written(value, unit, company.currency)}: ${computedAs}, from ${listed.join(', ')}.`,
     facts: [result, ...inputs],
   };
+}
+
+/** An input as the formula reads it: an outflow by its size, an amount in the company's currency, a ratio by its unit. */
+function writtenInput(fact: StatementFact, currency: string): string {
+  const outflow = metricByKey(fact.field)?.outflow === true;
+  if (fact.unit !== 'money') return written(fact.value, fact.unit, currency);
+  return outflow ? `${formatMoney(-fact.value, currency)} paid` : formatMoney(fact.value, currency);
 }

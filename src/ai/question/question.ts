@@ -5,12 +5,13 @@
  */
 import { findCompanies, unknownCompanyName, type CompanyRef } from '../../understanding/companies';
 import { findMetrics, type Metric } from '../../understanding/metrics';
-import { parsePeriods, type PeriodAsk } from './periods';
+import { parsePeriods, periodsBetween, type PeriodAsk } from './periods';
 import { figureAsk, type FigureAsk } from './asked-figure';
 import { strongTerms } from '../../understanding/figure-terms';
 import { separateInstructions } from './instructions';
 import { definitionGap, type DefinitionGap } from '../../understanding/definitions';
-import { definedMetric, type DefinedMetric } from '../../understanding/defined-metric';
+import { definedMetric, definedNames, type DefinedMetric } from '../../understanding/defined-metric';
+import { composedMetric } from '../../understanding/composed-metric';
 
 export type Intent = 'value' | 'series' | 'change' | 'comparison' | 'drivers' | 'risks';
 
@@ -131,11 +132,30 @@ export function parseQuestion(
     definitionGap: metrics.map((metric) => definitionGap(metric, instructions)).find((gap) => gap !== null) ?? null,
     defined: null,
   };
-  const defined = asksDefined(text, companies, instructions);
+  const defined = composedOf(text, reading, instructions) ?? asksDefined(text, companies, instructions);
   if (defined && companies.length > 0)
     return { ...reading, intent: 'value', unknownCompany, figure: null, definitionGap: null, defined };
   if (unknownCompany && !narrows && figure) return { ...reading, unknownCompany, figure: null };
   return reading;
+}
+
+/**
+ * The measure a question about one company composes of known ones ("COGS % margin", "EBITDA less capex", "the
+ * FY2018 - FY2020 average net margin"), at one period or averaged over the range of fiscal years it names.
+ */
+function composedOf(text: string, reading: ParsedQuestion, instructions: string[]): DefinedMetric | null {
+  const { companies, period, intent } = reading;
+  if (companies.length !== 1 || intent === 'drivers' || intent === 'risks') return null;
+  const years =
+    period?.kind === 'range' && period.from.type === 'ANNUAL'
+      ? periodsBetween(period.from, period.to).map((p) => p.fiscalYear)
+      : null;
+  const composed = composedMetric(text, definedNames(instructions).named, years);
+  if (!composed) return null;
+  // Without an average, one period: a series or a trailing sum of a composed measure is not answered as one figure.
+  const onePeriod =
+    period === null || period.kind === 'latest' || (period.kind === 'exact' && period.periods.length === 1);
+  return composed.expression.kind === 'yearsAverage' || onePeriod ? composed : null;
 }
 
 /**
