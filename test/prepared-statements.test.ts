@@ -82,12 +82,15 @@ describe('named statements for the hot reads', function () {
     const before = await askPage(preparing, 'reopen-before', 3);
     // Throw the pooled connection away, as an error would: the next request opens a new one. On PGlite the old
     // connection's statements are still in the shared session, and preparing the same name again would fail.
+    // The next request comes at once, while the server may not yet have seen the old connection close: every time.
     const pool = (preparing.database.dataSource.driver as unknown as { master: Pool }).master;
-    const client = await pool.connect();
-    client.release(new Error('drill: connection thrown away'));
-    const after = await askPage(preparing, 'reopen-after', 3);
-    expect(after.names).to.deep.equal([before.names[0], before.names[0], before.names[0]]);
-    expect(after.bodies).to.deep.equal(before.bodies);
+    for (let drop = 0; drop < 30; drop += 1) {
+      const client = await pool.connect();
+      client.release(new Error('drill: connection thrown away'));
+      const after = await askPage(preparing, `reopen-after-${drop}`, 3);
+      expect(after.names).to.deep.equal([before.names[0], before.names[0], before.names[0]]);
+      expect(after.bodies).to.deep.equal(before.bodies);
+    }
   });
 
   it('names nothing through several connections into one PGlite session (on a DATABASE_URL), and says so', async function () {

@@ -26,7 +26,8 @@ const STOP_TIMEOUT_MS = 15_000;
 
 /**
  * Starts PGlite in a child process on `dataDir` and resolves once it accepts connections. PGlite has one backend
- * session, so callers must use a pool of exactly one connection (`maxConnections` > 1 is only for tools such as the
+ * session, so callers must use a pool of exactly one connection (the service lets one more in while a dropped one
+ * closes; more are only for tools such as the
  * benchmark that take turns).
  */
 export async function startEmbeddedPostgres(

@@ -2,6 +2,13 @@ import type { Logger } from '../shared/logger';
 import type { DatabaseHealth } from './database-health';
 import { startEmbeddedPostgres, type EmbeddedPostgres, type EmbeddedSettings } from './embedded-postgres';
 
+/**
+ * The service's pool holds one connection (PGlite has one session). The server accepts one more: when the pool
+ * throws a broken connection away, it opens the next before the server has seen the old one close, and a server that
+ * refused that one would fail the request after a dropped connection.
+ */
+const SERVER_CONNECTIONS = 2;
+
 // Waits before each restart attempt: the first at once, then doubling (bounded by the number of attempts).
 const FIRST_BACKOFF_MS = 250;
 const PROBES_AFTER_RESTART = 5;
@@ -35,7 +42,7 @@ export class EmbeddedSupervisor {
   ): Promise<EmbeddedSupervisor> {
     return new EmbeddedSupervisor(
       dataDir,
-      await startEmbeddedPostgres(dataDir, 1, 0, settings),
+      await startEmbeddedPostgres(dataDir, SERVER_CONNECTIONS, 0, settings),
       logger,
       restartAttempts,
       settings,
@@ -87,7 +94,7 @@ export class EmbeddedSupervisor {
       health.change('restarting', { attempt });
       try {
         const started = Date.now();
-        const child = await startEmbeddedPostgres(this.dataDir, 1, this.child.port, this.settings);
+        const child = await startEmbeddedPostgres(this.dataDir, SERVER_CONNECTIONS, this.child.port, this.settings);
         this.logger.info('embedded database restarted', { attempt, pid: child.pid, ms: Date.now() - started });
         this.child = child;
         if (this.stopping) return void (await child.stop());
