@@ -5,6 +5,8 @@ import { importCompanyFacts } from '../src/sec/companyfacts';
 import { storeImport } from '../src/sec/sec-store';
 import { fieldOfLabel, statementKindOf } from '../src/documents/statement-labels';
 import { separateInstructions } from '../src/ai/question/instructions';
+import { extractFacts } from '../src/documents/fact-extraction';
+import { documentPeriod } from '../src/documents/fact-periods';
 
 describe('statement tables and labels (unit)', () => {
   it('knows a primary statement by its title, also when a PDF split its words, and no other table', () => {
@@ -38,6 +40,45 @@ describe('statement tables and labels (unit)', () => {
     expect(fieldOfLabel('balance', 'Total stockholders’ equity')!.rank).to.be.below(
       fieldOfLabel('balance', 'Total equity')!.rank,
     );
+  });
+
+  it('reads text laid out with runs of spaces: unlabelled totals, parted parentheses, one row a line', () => {
+    const page = [
+      'CONSOLIDATED STATEMENTS OF OPERATIONS',
+      '(In thousands)',
+      '',
+      'Year Ended December 31,',
+      '2018  2017',
+      'Revenues',
+      'Casino  $  5,753,150  $  5,016,426',
+      'Rooms  2,212,573  2,152,741',
+      '7,965,723  7,169,167',
+      'Expenses',
+      'Casino  3,199,775  2,673,397',
+      'Interest expense, net  (769,513 )  (668,745 )',
+    ].join('\n');
+    const facts = extractFacts(page, documentPeriod('FY2018')).map((fact) => [fact.label, fact.period, fact.value]);
+    expect(facts).to.deep.include.members([
+      ['Casino', 'FY2018', 5_753_150_000],
+      ['Rooms', 'FY2017', 2_152_741_000],
+      // The row of values alone under the last revenue line is the revenues' total, not more values of that line.
+      ['Total Revenues', 'FY2018', 7_965_723_000],
+      ['Interest expense, net', 'FY2017', -668_745_000],
+    ]);
+    expect(facts.filter(([label]) => label === 'Rooms')).to.have.length(2);
+    expect(fieldOfLabel('income', 'Total Revenues')?.field).to.equal('revenue');
+    // The parent's share of earnings, not the one of other holders, whatever words come between.
+    expect(fieldOfLabel('income', 'Net earnings attributable to General Mills')?.field).to.equal('netIncome');
+    expect(fieldOfLabel('income', 'Net earnings attributable to redeemable and noncontrolling interests')).to.equal(
+      null,
+    );
+    for (const label of [
+      'Capital spending',
+      'Capital expenditures, net of construction payable',
+      'Purchases of land, buildings, and equipment',
+    ])
+      expect(fieldOfLabel('cashFlow', label)?.field, label).to.equal('capitalExpenditure');
+    expect(fieldOfLabel('cashFlow', 'Dividends')?.field).to.equal('dividendsPaid');
   });
 
   it('reads the question apart from the instructions written around it', () => {

@@ -62,7 +62,12 @@ function cellsOf(line: string): string[] {
       .split(' | ')
       .map((cell) => cell.trim())
       .filter(Boolean);
-  const tokens = line.split(' ');
+  // Text laid out by a PDF tool spaces its columns with runs of spaces ("2018  2017"), and may part a negative
+  // number from its parentheses ("(1,486,843 )").
+  const tokens = line
+    .replace(/(\d)\s+\)/g, '$1)')
+    .replace(/\(\s+(?=\$?\s*\d)/g, '(')
+    .split(/\s+/);
   let start = tokens.length;
   while (start > 0 && (cellNumber(tokens[start - 1]) || DASH.test(tokens[start - 1]) || tokens[start - 1] === '$'))
     start -= 1;
@@ -201,6 +206,9 @@ function rowFacts(
 /** A line of values only ("43,004 $", "(262)", "$", "2021"): a cell a PDF's text put on a line of its own. */
 const VALUES_ONLY = /^(?:\$|\(?\$?\d[\d,]*(?:\.\d+)?\)?%?|[—–-]+)(?:\s+(?:\$|\(?\$?\d[\d,]*(?:\.\d+)?\)?%?|[—–-]+))*$/;
 const YEARS_ONLY = /^(?:(?:19|20)\d{2})(?:\s+(?:19|20)\d{2})*$/;
+/** How many numbers a line ends with: two complete rows one under the other (an unlabelled total under the last line
+ * of its group) are two rows, where a PDF's cells on lines of their own are one. */
+const valueCount = (line: string) => cellsOf(line).filter((cell) => cellNumber(cell)).length;
 /** Where a line joined the row before it: read with that row, skipped on its own (line numbers stay as they were). */
 const JOINED = '\u0000';
 
@@ -215,7 +223,7 @@ function rowsOfCells(lines: string[]): string[] {
     // Years are a column header: they join each other ("2022", "2021", "2020"), never the line above them.
     const joins = YEARS_ONLY.test(line)
       ? into >= 0 && YEARS_ONLY.test(rows[into])
-      : into >= 0 && VALUES_ONLY.test(line);
+      : into >= 0 && VALUES_ONLY.test(line) && !(valueCount(line) > 1 && valueCount(rows[into]) > 1);
     if (joins) {
       rows[into] = `${rows[into]} ${line}`;
       rows[index] = JOINED;
@@ -317,7 +325,9 @@ function tableFacts(lines: string[], document: DocumentPeriod): ExtractedFact[] 
     }
     if (!header) continue;
     const context = [title, header.caption, group].filter(Boolean).join(' / ');
-    for (const fact of rowFacts(cells, header, context))
+    // A row of values alone closes its group with the group's total ("Revenues", its lines, then "11,763,096 …").
+    const labelled = cellNumber(cells[0]) && group ? [`Total ${group}`, ...cells] : cells;
+    for (const fact of rowFacts(labelled, header, context))
       facts.push({ ...fact, kind: 'table', source: line, line: index });
   }
   return facts;

@@ -83,7 +83,10 @@ const INCOME: Vocabulary = [
   ],
   [
     'netIncome',
-    [/^net (?:income|earnings)(?: \(loss\))? attributable to (?!non-?controlling|minority)[^,]+$/, NET_INCOME],
+    [
+      /^net (?:income|earnings)(?: \(loss\))? attributable to (?!.*\b(?:non-?controlling|minority|redeemable)\b)[^,]+$/,
+      NET_INCOME,
+    ],
   ],
 ];
 
@@ -144,14 +147,17 @@ const CASH_FLOW: Vocabulary = [
   [
     'capitalExpenditure',
     [
-      /^capital expenditures?$/,
-      /^(?:purchases?|acquisitions?|additions?|payments for|expenditures for) (?:of |to )?property,? (?:plant,? )?(?:and |& )?equipment$/,
+      /^capital (?:expenditures?|spending)$/,
+      // "… property, plant and equipment", "… land, buildings, and equipment", "… property and equipment".
+      /^(?:purchases?|acquisitions?|additions?|payments for|expenditures for) (?:of |to )?(?:property|land|buildings?|plant)\b[\w ,&]*\bequipment$/,
+      // As some filers report it: "Capital expenditures, net of construction payable".
+      /^capital (?:expenditures?|spending),? (?:net of|excluding|including) [^,]+$/,
     ],
   ],
   ['investingCashFlow', [/^net cash (?!.*discontinued).*\binvesting activities$/]],
   [
     'dividendsPaid',
-    [/^(?:cash )?dividends paid(?: to (?:shareholders|stockholders|common stockholders|shareowners))?$/],
+    [/^(?:cash )?dividends(?: paid)?(?: to (?:shareholders|stockholders|common stockholders|shareowners))?$/],
   ],
   [
     'shareRepurchases',

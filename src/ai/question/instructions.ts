@@ -7,7 +7,7 @@
  */
 const PREAMBLE = /^.*?\bhere(?:'|’)?s the question:\s*|^.*?\bhere is the question:\s*|^.*?\bthe question is:\s*/is;
 const INSTRUCTION_SENTENCE =
-  /^(?:please\b|kindly\b|give\b|round\b|answer\b|provide\b|use\b|utili[sz]e\b|using\b|base\b|rely\b|respond\b|express\b|show your\b|assume\b|calculate (?:it|this|using|what)\b|compute (?:it|this|using|or)\b|address\b|define\b|we (?:want|need|would like)\b|help us\b|if\b.*\b(?:state|explain|say)\b)/i;
+  /^(?:please\b|kindly\b|give\b|round\b|answer\b|provide\b|use\b|utili[sz]e\b|using\b|base\b|rely\b|respond\b|express\b|show your\b|assume\b|calculate (?:it|this|using|what)\b|calculate [^?]*?\busing\b|compute (?:it|this|using|or)\b|address\b|define\b|we (?:want|need|would like)\b|help us\b|if\b.*\b(?:state|explain|say)\b)/i;
 const DEFINITION = /^(?:(?:\S+\s+){1,8}(?:is|are|is being) (?:defined|calculated|computed) as\b|definitions?\b)/i;
 /** "(in USD millions)", "(round to one decimal place)", "(D&A from cash flow statement)", "[from cash flow statement]". */
 const INSTRUCTION_PARENTHESIS =
