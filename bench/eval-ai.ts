@@ -1,7 +1,8 @@
 /**
  * Accuracy of the analyst's chat answers (not part of `npm test`: the data is not shipped).
  *
- *   npm run eval:ai -- <data folder> [--companies AAPL,NVDA,TSLA] [--questions <jsonl>] [--filings] [--json] [--verbose]
+ *   npm run eval:ai -- <data folder> [--companies AAPL,NVDA,TSLA] [--questions <jsonl>] [--filings] [--all-names]
+ *                       [--json] [--verbose]
  *
  * Imports the companies' SEC company facts (`<folder>/sec_xbrl/companyfacts/*.json`, tickers from
  * `<folder>/sec_xbrl/company_tickers.json`) into a fresh embedded database, starts the service, sends every question of
@@ -15,6 +16,9 @@
  *   or figures with no period at all for a one-period question (the worst answer).
  * Figures and periods are read by bench/figures.ts, not by the service's own parsers, so a parser bug cannot flatter it.
  * With --filings, the raw 10-K/10-Q HTML files of `<folder>/filings/raw_html/` of those companies are ingested too.
+ * With --all-names, every other company of `company_tickers.json` is present too (its name and first ticker, no
+ * statements), so each question's company must be told from thousands of names: the run reports the questions whose
+ * answer names another company or asks which one is meant.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +31,9 @@ import { storeImport, tickerIndex } from '../src/sec/sec-store';
 import { parseFiling } from '../src/sec/filing-sections';
 import { figuresIn, goldAppears, periodsIn, previousPeriod, type Figure } from './figures';
 import { BenchError, messageOf, offlineServiceConfig, Teardown } from './bench-support';
-import { insertImportedCompany } from '../src/companies/company.repository';
+import { insertCompanies, insertImportedCompany } from '../src/companies/company.repository';
+import type { Company } from '../src/companies/company.entity';
+import type { EntityManager } from 'typeorm';
 
 interface Question {
   id: string;
@@ -46,6 +52,8 @@ interface Options {
   companies: string[];
   questions: string | null;
   filings: boolean;
+  /** Every company of company_tickers.json present by name (no statements). */
+  allNames: boolean;
   /** The questions whose figures are in the filings' text, and the filings they are asked of (null: skip the block). */
   filingQuestions: string | null;
   json: boolean;
@@ -58,6 +66,7 @@ function readOptions(argv: string[]): Options {
     companies: ['AAPL', 'NVDA', 'TSLA'],
     questions: null,
     filings: false,
+    allNames: false,
     json: false,
     verbose: false,
     filingQuestions: path.join(__dirname, '..', '..', 'bench', 'data', 'filing_questions_dev.jsonl'),
@@ -67,6 +76,7 @@ function readOptions(argv: string[]): Options {
     if (arg === '--json') options.json = true;
     else if (arg === '--verbose') options.verbose = true;
     else if (arg === '--filings') options.filings = true;
+    else if (arg === '--all-names') options.allNames = true;
     else if (arg === '--companies') options.companies = String(argv[++i]).toUpperCase().split(',');
     else if (arg === '--questions') options.questions = argv[++i];
     else if (arg === '--filing-questions') options.filingQuestions = argv[++i];
@@ -76,7 +86,7 @@ function readOptions(argv: string[]): Options {
   }
   if (!options.folder)
     throw new BenchError(
-      'usage: npm run eval:ai -- <data folder> [--companies AAPL,NVDA,TSLA] [--questions <jsonl>] [--filings] [--json] [--verbose]',
+      'usage: npm run eval:ai -- <data folder> [--companies AAPL,NVDA,TSLA] [--questions <jsonl>] [--filings] [--all-names] [--json] [--verbose]',
     );
   return options;
 }
@@ -297,6 +307,13 @@ async function main(): Promise<void> {
       }
     }
     if (options.filings) await ingestFilings(app, path.join(options.folder, 'filings', 'raw_html'), wanted, log);
+    if (options.allNames) {
+      const added = await addEveryName(
+        dataSource.manager,
+        JSON.parse(fs.readFileSync(path.join(xbrl, 'company_tickers.json'), 'utf8')),
+      );
+      log(`every name of company_tickers.json present: ${added} more companies`);
+    }
 
     const key = (await createApiKey(dataSource, 'eval:ai', 'analyst')).key;
     const questionsFile = options.questions ?? path.join(options.folder, 'analyst', 'questions_dev.jsonl');
@@ -349,7 +366,9 @@ async function main(): Promise<void> {
       ? await runFilingQuestions(app, options.folder, options.filingQuestions, key, options.verbose, log)
       : null;
     if (options.json) {
-      process.stdout.write(`${JSON.stringify({ by_kind: byKind, totals, results, filings: filingBlock })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ by_kind: byKind, totals, asked_which_company: askedWhich(results), results, filings: filingBlock })}\n`,
+      );
       return;
     }
     process.stdout.write(
@@ -365,10 +384,40 @@ async function main(): Promise<void> {
     process.stdout.write(`missing:    ${missing.right}/${missing.questions} said missing (${percent(missing)})\n`);
     process.stdout.write(`another period given as if asked: ${answerable.otherPeriod + missing.otherPeriod}\n`);
     process.stdout.write(`claims flagged by the grounding check: ${flaggedClaims}\n`);
+    process.stdout.write(`answers that asked which company was meant: ${askedWhich(results)}\n`);
     if (filingBlock) printFilingBlock(filingBlock);
   } finally {
     for (const failure of await teardown.runAll()) process.stderr.write(`teardown: ${failure}\n`);
   }
+}
+
+/** How many answers asked which of several companies a name meant instead of answering. */
+const askedWhich = (results: Array<{ answer: string }>) =>
+  results.filter((result) => /fits several companies/.test(result.answer)).length;
+
+/** Adds every company of company_tickers.json not yet present (by CIK or ticker): its name and first ticker. */
+async function addEveryName(manager: EntityManager, json: unknown): Promise<number> {
+  const present: Array<{ ticker: string; cik: number | null }> = await manager.query(
+    'SELECT ticker, cik FROM companies',
+  );
+  const tickers = new Set(present.map((company) => company.ticker.toUpperCase()));
+  const ciks = new Set(present.map((company) => company.cik));
+  const rows: Array<Partial<Company>> = [];
+  for (const entry of Object.values(json as Record<string, { cik_str: number; ticker: string; title: string }>)) {
+    if (ciks.has(entry.cik_str) || tickers.has(entry.ticker.toUpperCase())) continue;
+    ciks.add(entry.cik_str);
+    tickers.add(entry.ticker.toUpperCase());
+    rows.push({
+      name: entry.title.slice(0, 200),
+      ticker: entry.ticker,
+      cik: entry.cik_str,
+      sector: 'Unclassified',
+      currency: 'USD',
+      fiscalYearEnd: 12,
+    });
+  }
+  for (let at = 0; at < rows.length; at += 500) await insertCompanies(manager, rows.slice(at, at + 500));
+  return rows.length;
 }
 
 /** The raw 10-K/10-Q HTML files of the chosen companies, section by section, through POST /v1/documents. */

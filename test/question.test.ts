@@ -5,16 +5,16 @@ import { parsePeriods } from '../src/ai/question/periods';
 import { parseConversation, parseQuestion } from '../src/ai/question/question';
 import { separateInstructions } from '../src/ai/question/instructions';
 
-/** A directory like the database's, with the names as the SEC spells them. */
+/** A directory like the database's, with the names as the SEC spells them and the newest annual revenue. */
 const DIRECTORY: CompanyRef[] = [
-  { id: 1, ticker: 'MSFT', name: 'MICROSOFT CORP' },
-  { id: 2, ticker: 'GOOGL', name: 'Alphabet Inc.' },
-  { id: 3, ticker: 'AMZN', name: 'AMAZON COM INC' },
-  { id: 4, ticker: 'KO', name: 'The Coca-Cola Company' },
-  { id: 5, ticker: 'F', name: 'Ford Motor Co' },
-  { id: 6, ticker: 'MRVL', name: 'Marvell Technology, Inc.' },
-  { id: 7, ticker: 'GE', name: 'General Electric Company' },
-  { id: 8, ticker: 'SNOW', name: 'Snowflake Inc.' },
+  { id: 1, ticker: 'MSFT', name: 'MICROSOFT CORP', size: 245e9 },
+  { id: 2, ticker: 'GOOGL', name: 'Alphabet Inc.', size: 350e9 },
+  { id: 3, ticker: 'AMZN', name: 'AMAZON COM INC', size: 638e9 },
+  { id: 4, ticker: 'KO', name: 'The Coca-Cola Company', size: 47e9 },
+  { id: 5, ticker: 'F', name: 'Ford Motor Co', size: 185e9 },
+  { id: 6, ticker: 'MRVL', name: 'Marvell Technology, Inc.', size: 5.8e9 },
+  { id: 7, ticker: 'GE', name: 'General Electric Company', size: 38e9 },
+  { id: 8, ticker: 'SNOW', name: 'Snowflake Inc.', size: 3.6e9 },
 ];
 
 const tickers = (question: string) => findCompanies(question, DIRECTORY).map((m) => m.company.ticker);
@@ -31,12 +31,64 @@ describe('question understanding', () => {
       expect(coreName('The Coca-Cola Company')).to.equal('coca cola');
     });
 
-    it('finds companies by ticker, name and brand, ignoring case and punctuation, in the order named', () => {
-      expect(tickers('How did microsoft, Inc. do?')).to.deep.equal(['MSFT']);
+    it('finds companies by ticker, name and brand, ignoring punctuation, in the order named', () => {
+      expect(tickers('How did Microsoft, Inc. do?')).to.deep.equal(['MSFT']);
       expect(tickers('Google versus Amazon.com on capex')).to.deep.equal(['GOOGL', 'AMZN']);
       expect(tickers('Is coca-cola more profitable than MSFT?')).to.deep.equal(['KO', 'MSFT']);
-      expect(tickers("marvell's R&D and snowflake's margins")).to.deep.equal(['MRVL', 'SNOW']);
+      expect(tickers("Marvell's R&D and Snowflake's margins")).to.deep.equal(['MRVL', 'SNOW']);
       expect(tickers('what about amzn')).to.deep.equal(['AMZN']);
+      // A one-word name counts written as a name: "target" and "block" are words too.
+      const withWords = [
+        ...DIRECTORY,
+        { id: 10, ticker: 'TGT', name: 'TARGET CORP' },
+        { id: 11, ticker: 'XYZ', name: 'Block, Inc.' },
+      ];
+      const named = (question: string) => findCompanies(question, withWords).map((m) => m.company.ticker);
+      expect(named('Did Microsoft beat its margin target in the block of quarters?')).to.deep.equal(['MSFT']);
+      expect(named('How did Target and Block do in FY2023?')).to.deep.equal(['TGT', 'XYZ']);
+      // A ticker in lower case only for a company with figures ("apps" is a word first); in capitals always.
+      const withApps = [...DIRECTORY, { id: 12, ticker: 'APPS', name: 'Digital Turbine, Inc.', size: null }];
+      expect(findCompanies('Which apps drove Microsoft revenue?', withApps).map((m) => m.company.ticker)).to.deep.equal(
+        ['MSFT'],
+      );
+      expect(findCompanies('What about APPS?', withApps).map((m) => m.company.ticker)).to.deep.equal(['APPS']);
+    });
+
+    it('picks the company a name fits best among thousands, and lists the candidates when several fit alike', () => {
+      const market: CompanyRef[] = [
+        { id: 1, ticker: 'AAPL', name: 'Apple Inc.', size: 391e9 },
+        { id: 2, ticker: 'APLE', name: 'Apple Hospitality REIT, Inc.', size: 1.4e9 },
+        { id: 3, ticker: 'META', name: 'Meta Platforms, Inc.', size: 164e9 },
+        { id: 4, ticker: 'MTA', name: 'Metalla Royalty & Streaming Ltd.', size: null },
+        { id: 5, ticker: 'DAL', name: 'DELTA AIR LINES, INC.', size: null },
+        { id: 6, ticker: 'DLA', name: 'DELTA APPAREL, INC', size: null },
+        { id: 7, ticker: 'FSLR', name: 'First Solar, Inc.', size: 4.2e9 },
+        { id: 8, ticker: 'FCNCA', name: 'FIRST CITIZENS BANCSHARES INC /DE/', size: 9e9 },
+      ];
+      const read = (question: string) => {
+        const reading = parseQuestion(question, market);
+        return {
+          companies: reading.companies.map((c) => c.ticker),
+          ambiguous: reading.ambiguousCompany?.candidates.map((c) => c.ticker) ?? null,
+        };
+      };
+      // The whole name before its first word; the larger of two companies a name fits alike.
+      expect(read('What was Apple revenue in FY2024?')).to.deep.equal({ companies: ['AAPL'], ambiguous: null });
+      expect(read('How did Meta do in 2024?')).to.deep.equal({ companies: ['META'], ambiguous: null });
+      expect(read('What is First Solar gross margin?')).to.deep.equal({ companies: ['FSLR'], ambiguous: null });
+      // A word right after a company's name qualifies it: "Apple Hospitality" is named whole, "Meta Apple" is not.
+      expect(read('What was Apple Hospitality revenue?').companies).to.deep.equal(['APLE']);
+      // "Delta" fits two companies alike and neither size is known: no silent pick.
+      expect(read('What was Delta operating income in 2023?')).to.deep.equal({
+        companies: [],
+        ambiguous: ['DAL', 'DLA'],
+      });
+      expect(parseQuestion('What was Delta operating income in 2023?', market).unknownCompany).to.equal(null);
+      // "First" is no company's name by itself.
+      expect(read('What was the first quarter revenue of First Citizens?')).to.deep.equal({
+        companies: ['FCNCA'],
+        ambiguous: null,
+      });
     });
 
     it('does not take common words for tickers or generic first names', () => {

@@ -150,11 +150,23 @@ export function findCompanyByTicker(
   return findOneCompany(manager, 'upper(c.ticker) = upper($1)', [ticker], readAhead);
 }
 
-/** Every company by id, ticker and name: the directory that question understanding matches names against. */
+/**
+ * Every company by id, ticker and name, with its newest annual revenue as its size: the directory that question
+ * understanding matches names against (of two companies a name fits alike, the larger is meant).
+ */
 export function findCompanyDirectory(
   manager: EntityManager,
-): Promise<Array<{ id: number; ticker: string; name: string }>> {
-  return manager.query('SELECT id, ticker, name FROM companies ORDER BY id');
+): Promise<Array<{ id: number; ticker: string; name: string; size: number | null }>> {
+  return manager.query(
+    `SELECT c.id, c.ticker, c.name, newest.revenue::float8 AS size
+       FROM companies AS c
+       LEFT JOIN LATERAL (
+         SELECT i.revenue FROM income_statements AS i
+          WHERE i.company_id = c.id AND i.fiscal_quarter IS NULL AND i.revenue IS NOT NULL
+          ORDER BY i.fiscal_year DESC LIMIT 1
+       ) AS newest ON true
+      ORDER BY c.id`,
+  );
 }
 
 export function findAllCompanyRefs(manager: EntityManager): Promise<CompanyRef[]> {

@@ -7,12 +7,18 @@ export interface CompanyRef {
   id: number;
   ticker: string;
   name: string;
+  /** The newest annual revenue, when stored: of two companies a name fits equally well, the larger is meant. */
+  size?: number | null;
 }
 
 export interface CompanyMention {
   company: CompanyRef;
   /** Where in the question it was named (companies are reported in the order they were named). */
   at: number;
+  /** The words as the question writes them (normalized). */
+  words: string;
+  /** Other companies the same words fit as well (an ambiguous name): the question must say which one it means. */
+  alternatives: CompanyRef[];
 }
 
 /** Legal forms and share classes that are not part of what people call a company. */
@@ -204,47 +210,169 @@ export function coreName(name: string): string {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The positions where `phrase` (normalized words) occurs as whole words in the normalized question. */
+/** The position where `phrase` (normalized words) first occurs as whole words in the normalized question, or -1. */
 function phraseAt(normalizedQuestion: string, phrase: string): number {
   if (!phrase) return -1;
   const match = new RegExp(`(?:^|\\s)${escape(phrase)}(?=\\s|$)`).exec(normalizedQuestion);
-  return match ? match.index : -1;
+  return match ? match.index + (match[0].startsWith(' ') ? 1 : 0) : -1;
+}
+
+/** How surely words name a company: a ticker in capitals, its name or a brand, its name's first word. */
+const enum Strength {
+  FirstWord = 1,
+  Name = 2,
+  Ticker = 3,
+}
+
+/** Words a shortened name does not end on ("Bank of"). */
+const JOINING_WORDS = new Set(['of', 'and', 'the', '&', 'for', 'de', 'in', 'on']);
+
+interface NameIndex {
+  /** Normalized words → the companies they name, and how surely. */
+  phrases: Map<string, Array<{ company: CompanyRef; strength: Strength }>>;
+  /** Upper-case ticker → companies. */
+  tickers: Map<string, CompanyRef[]>;
+  /** The most words any phrase has. */
+  longest: number;
+}
+
+const indexes = new WeakMap<CompanyRef[], NameIndex>();
+
+/** The names of a directory by their words, built once per directory (thousands of companies are looked up, not scanned). */
+function nameIndex(directory: CompanyRef[]): NameIndex {
+  const known = indexes.get(directory);
+  if (known) return known;
+  const index: NameIndex = { phrases: new Map(), tickers: new Map(), longest: 1 };
+  const add = (phrase: string, company: CompanyRef, strength: Strength) => {
+    if (!phrase) return;
+    const entries = index.phrases.get(phrase) ?? [];
+    const held = entries.find((entry) => entry.company.id === company.id);
+    if (held) held.strength = Math.max(held.strength, strength);
+    else entries.push({ company, strength });
+    index.phrases.set(phrase, entries);
+    index.longest = Math.max(index.longest, phrase.split(' ').length);
+  };
+  const brands = Object.entries(BRANDS).map(([brand, target]) => ({ phrase: normalizeWords(brand), target }));
+  for (const company of directory) {
+    const ticker = company.ticker.trim().toUpperCase();
+    if (ticker.length >= 2) index.tickers.set(ticker, [...(index.tickers.get(ticker) ?? []), company]);
+    const core = coreName(company.name);
+    add(core, company, Strength.Name);
+    const words = core.split(' ');
+    if (words[0].length >= 5 && !GENERIC_WORDS.has(words[0]) && words.length > 1)
+      add(words[0], company, Strength.FirstWord);
+    // The first words of a longer name, as people shorten it ("First Citizens", "Delta Air").
+    for (let count = 2; count < words.length; count += 1) {
+      const prefix = words.slice(0, count);
+      if (!JOINING_WORDS.has(prefix[count - 1]) && !prefix.every((word) => GENERIC_WORDS.has(word)))
+        add(prefix.join(' '), company, Strength.FirstWord);
+    }
+  }
+  // A brand names the company of exactly its registered name; failing that, those whose name begins with it.
+  for (const brand of brands) {
+    const exact = directory.filter((company) => coreName(company.name) === brand.target);
+    const named = exact.length > 0 ? exact : directory.filter((c) => coreName(c.name).startsWith(`${brand.target} `));
+    for (const company of named) add(brand.phrase, company, Strength.Name);
+  }
+  indexes.set(directory, index);
+  return index;
+}
+
+interface Candidate {
+  company: CompanyRef;
+  at: number;
+  end: number;
+  strength: Strength;
+}
+
+/** Whether a one-word name is written as a name ("Target", "Block"), not as the word ("the margin target"). */
+function writtenAsName(question: string, words: string): boolean {
+  if (words.includes(' ')) return true;
+  return new RegExp(`(?<![A-Za-z0-9])${escape(words)}`, 'i').exec(question)?.[0].match(/^[A-Z0-9]/) !== null;
+}
+
+/** Every company words of the question could name, with where and how surely. */
+function candidatesOf(question: string, normalized: string, index: NameIndex): Candidate[] {
+  const candidates: Candidate[] = [];
+  const words = [...normalized.matchAll(/\S+/g)].map((m) => ({ text: m[0], at: m.index as number }));
+  for (let i = 0; i < words.length; i += 1)
+    for (let n = 1; n <= index.longest && i + n <= words.length; n += 1) {
+      const phrase = words
+        .slice(i, i + n)
+        .map((w) => w.text)
+        .join(' ');
+      const named = index.phrases.get(phrase);
+      if (!named || !writtenAsName(question, phrase)) continue;
+      const end = words[i + n - 1].at + words[i + n - 1].text.length;
+      for (const { company, strength } of named) candidates.push({ company, at: words[i].at, end, strength });
+    }
+  // A ticker counts written in capitals (from two letters: "AAPL", "GE"), or in any case from four characters ("nvda")
+  // unless it is also an everyday word.
+  for (const token of question.matchAll(/[A-Za-z0-9]+(?:[.-][A-Za-z0-9]+)*/g)) {
+    const written = token[0];
+    const companies = index.tickers.get(written.toUpperCase());
+    if (!companies) continue;
+    const lower = written.toLowerCase();
+    // In lower case only a company the service holds figures for: "apps" and "well" are words first.
+    const lowerCase = written === lower && written.length >= 4 && !WORD_TICKERS.has(lower) && !GENERIC_WORDS.has(lower);
+    if (written !== written.toUpperCase() && !lowerCase) continue;
+    const at = phraseAt(normalized, normalizeWords(written));
+    if (at < 0) continue;
+    const end = at + normalizeWords(written).length;
+    for (const company of companies)
+      if (written === written.toUpperCase() || company.size != null)
+        candidates.push({ company, at, end, strength: written === company.ticker ? Strength.Ticker : Strength.Name });
+  }
+  return candidates;
+}
+
+/** Better first: more words ("Apple Hospitality" over "Apple"), then how surely, then the larger company. */
+function better(a: Candidate, b: Candidate): number {
+  return b.end - b.at - (a.end - a.at) || b.strength - a.strength || (b.company.size ?? -1) - (a.company.size ?? -1);
 }
 
 /**
- * Companies named in a question, in the order they are named. A ticker counts when written in capitals (any length
- * from two letters: "AAPL", "GE") or in any case from four characters ("nvda"); a name counts by its core name
- * ("tesla", "meta platforms") or its first word when that word is distinctive (five letters or more, not generic).
+ * Companies named in a question, in the order they are named. A name counts by its ticker, its core name ("tesla",
+ * "meta platforms"), a well-known brand, or its first word when that word is distinctive (five letters or more, not
+ * generic); a one-word name only written as a name (capitalized). Where words fit several companies, the longest and
+ * surest reading wins, then the larger company; companies the words fit exactly as well are the mention's
+ * alternatives, and a question naming one of them is ambiguous.
  */
 export function findCompanies(question: string, directory: CompanyRef[]): CompanyMention[] {
   const normalized = normalizeWords(question);
+  const candidates = candidatesOf(question, normalized, nameIndex(directory)).sort(
+    (a, b) => a.at - b.at || better(a, b),
+  );
   const found = new Map<number, CompanyMention>();
-  const note = (company: CompanyRef, at: number) => {
-    if (at < 0) return;
-    const known = found.get(company.id);
-    if (!known || at < known.at) found.set(company.id, { company, at });
-  };
-  const brandTargets = Object.entries(BRANDS)
-    .map(([brand, target]) => ({ at: phraseAt(normalized, normalizeWords(brand)), target }))
-    .filter((brand) => brand.at >= 0);
-  for (const company of directory) {
-    const ticker = company.ticker.trim();
-    if (ticker.length >= 2) {
-      // Positions are compared in the normalized text, so find the ticker there too (case decides only whether it counts).
-      const exact = new RegExp(`(?<![A-Za-z0-9])${escape(ticker)}(?![A-Za-z0-9])`).test(question);
-      const anyCase =
-        ticker.length >= 4 &&
-        !WORD_TICKERS.has(ticker.toLowerCase()) &&
-        !GENERIC_WORDS.has(ticker.toLowerCase()) &&
-        new RegExp(`(?<![A-Za-z0-9])${escape(ticker)}(?![A-Za-z0-9])`, 'i').test(question);
-      if (exact || anyCase) note(company, phraseAt(normalized, normalizeWords(ticker)));
-    }
-    const core = coreName(company.name);
-    note(company, phraseAt(normalized, core));
-    const first = core.split(' ')[0];
-    if (first.length >= 5 && !GENERIC_WORDS.has(first)) note(company, phraseAt(normalized, first));
-    for (const brand of brandTargets)
-      if (core === brand.target || core.startsWith(`${brand.target} `)) note(company, brand.at);
+  const taken: Array<[number, number]> = [];
+  // The best reading of each stretch of words first; words inside a reading taken name nothing else.
+  for (const best of [...candidates].sort(better)) {
+    if (taken.some(([at, end]) => best.at < end && best.end > at)) continue;
+    // A word right after a company's name qualifies it ("NIKE Brand", "Apple Services"): no second company.
+    if (
+      best.strength === Strength.FirstWord &&
+      candidates.some((other) => other.end + 1 === best.at && other.strength > best.strength)
+    )
+      continue;
+    taken.push([best.at, best.end]);
+    const tied = candidates.filter(
+      (other) =>
+        other.at === best.at &&
+        other.end === best.end &&
+        other.company.id !== best.company.id &&
+        other.strength === best.strength &&
+        // A known larger size settles it; unknown or equal sizes do not.
+        !(best.company.size != null && other.company.size != null && best.company.size > other.company.size),
+    );
+    const alternatives = [...new Map(tied.map((other) => [other.company.id, other.company])).values()];
+    const known = found.get(best.company.id);
+    if (!known || best.at < known.at)
+      found.set(best.company.id, {
+        company: best.company,
+        at: best.at,
+        words: normalized.slice(best.at, best.end),
+        alternatives,
+      });
   }
   return [...found.values()].sort((a, b) => a.at - b.at);
 }

@@ -178,6 +178,7 @@ export class ServiceTools implements ToolRunner {
       intent: period?.kind === 'range' || period?.kind === 'last' ? 'series' : 'value',
       companies: companies.map((c) => ({ id: c.id, ticker: c.ticker, name: c.name })),
       unknownCompany: null,
+      ambiguousCompany: null,
       period,
       metrics,
       figure: null,

@@ -326,6 +326,24 @@ function documentAnswer(question: ParsedQuestion, answer: CompanyAnswer, passage
  */
 export function answerQuestion(facts: AskedFacts, passages: DocumentPassage[]): string | null {
   const question = facts.question;
+  const ambiguity = question.ambiguousCompany ? ambiguousSentence(question.ambiguousCompany) : null;
+  if (ambiguity && facts.companies.length === 0) return ambiguity;
+  const answer = answerNamedCompanies(facts, passages);
+  return ambiguity ? [ambiguity, answer].filter(Boolean).join(' ') : answer;
+}
+
+/** "“Delta” fits several companies: …": the candidates, largest first, and how to say which one is meant. */
+function ambiguousSentence({ words, candidates }: NonNullable<ParsedQuestion['ambiguousCompany']>): string {
+  const listed = [...candidates]
+    .sort((a, b) => (b.size ?? -1) - (a.size ?? -1))
+    .slice(0, 8)
+    .map((company) => `${company.name} (${company.ticker})`);
+  const more = candidates.length > listed.length ? ` and ${candidates.length - listed.length} more` : '';
+  return `\u201c${words}\u201d fits several companies: ${listed.join(', ')}${more}. Ask again with the ticker or the full name of the one you mean.`;
+}
+
+function answerNamedCompanies(facts: AskedFacts, passages: DocumentPassage[]): string | null {
+  const question = facts.question;
   if (facts.companies.length === 0) {
     if (!question.unknownCompany) return null;
     const what =

@@ -3,7 +3,7 @@
  * metrics a question asks about, and what it wants (a value, a series, a change, a comparison, drivers or risks).
  * A follow-up ("And the net income in that year?") inherits what it does not say from the turns before it.
  */
-import { findCompanies, unknownCompanyName, type CompanyRef } from '../../understanding/companies';
+import { findCompanies, normalizeWords, unknownCompanyName, type CompanyRef } from '../../understanding/companies';
 import { findMetrics, type Metric } from '../../understanding/metrics';
 import { parsePeriods, periodsBetween, type PeriodAsk } from './periods';
 import { figureAsk, type FigureAsk } from './asked-figure';
@@ -22,6 +22,8 @@ export interface ParsedQuestion {
   companies: CompanyRef[];
   /** A name the question gives for a company that is not in the data (then `companies` is empty or partial). */
   unknownCompany: string | null;
+  /** A name that fits several companies equally well ("Delta"): none of them is assumed, the answer lists them. */
+  ambiguousCompany: { words: string; candidates: CompanyRef[] } | null;
   /** Null: the question names no period (the newest stored one is meant). */
   period: PeriodAsk | null;
   metrics: Metric[];
@@ -75,7 +77,11 @@ export function parseQuestion(
 ): ParsedQuestion {
   const { question: text, instructions } = separateInstructions(asked);
   const mentions = findCompanies(text, directory);
-  let companies = mentions.map((m) => m.company).slice(0, 5);
+  const ambiguous = mentions.find((mention) => mention.alternatives.length > 0);
+  let companies = mentions
+    .filter((mention) => mention.alternatives.length === 0)
+    .map((mention) => mention.company)
+    .slice(0, 5);
   let period = parsePeriods(text);
   let metrics = findMetrics(text);
   const inherited: ParsedQuestion['inherited'] = [];
@@ -95,10 +101,13 @@ export function parseQuestion(
       inherited.push('metrics');
     }
   }
-  const unknownCompany =
+  const namedUnknown =
     companies.length === 0 || mentions.length === 0
       ? unknownName(text, companies.length > 0)
       : unknownAmongListed(text, directory);
+  // The name that fits several companies is not unknown.
+  const unknownCompany =
+    ambiguous && namedUnknown && normalizeWords(namedUnknown).includes(ambiguous.words) ? null : namedUnknown;
   let intent = intentOf(text, companies.length, period, metrics);
   // A follow-up of a "why" or risk question about another metric keeps asking why ("And what about its operating expenses?").
   if (
@@ -125,6 +134,9 @@ export function parseQuestion(
     intent,
     companies,
     unknownCompany: narrows ? null : unknownCompany,
+    ambiguousCompany: ambiguous
+      ? { words: ambiguous.words, candidates: [ambiguous.company, ...ambiguous.alternatives] }
+      : null,
     period,
     metrics,
     figure,
