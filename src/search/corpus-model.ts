@@ -54,6 +54,7 @@ const EMBED_SLICE_MS = 20;
 /** The built-in embedder with a fitted model: fold-in of new text into the model's latent space. */
 export class LsaEmbedder implements Embedder {
   readonly dimensions: number;
+  readonly stored = true;
   private readonly projector: LsaProjector;
 
   constructor(
@@ -147,7 +148,11 @@ export class CorpusModel implements EmbeddingModels {
     return fitted ? new LsaEmbedder(name, fitted) : null;
   }
 
-  documentsAdded(): void {
+  /**
+   * Called after a document was stored, with the model its chunks were embedded with (null: none). Refits when the
+   * corpus grew enough; chunks embedded with a model that a refit replaced meanwhile get the current model's vectors.
+   */
+  documentsAdded(embeddedWith: string | null = null): void {
     if (this.closed || !this.settings.backgroundRefit || this.bulkLoads > 0) return;
     if (this.refit) {
       this.recheck = true;
@@ -155,12 +160,13 @@ export class CorpusModel implements EmbeddingModels {
     }
     this.refitIfStale()
       .then(async () => {
-        if (!this.recheck) return;
+        const embedder = await this.current();
+        const recheck = this.recheck;
         this.recheck = false;
         // Chunks stored while the model switched may have been embedded with the old one only: fill them in.
-        const embedder = await this.current();
-        if (embedder) await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed);
-        this.documentsAdded();
+        if (embedder && (recheck || embeddedWith !== embedder.model))
+          await backfillEmbeddings(this.dataSource.manager, embedder, this.logger, () => this.closed);
+        if (recheck) this.documentsAdded();
       })
       .catch((error: unknown) => {
         if (!(error instanceof Cancelled))

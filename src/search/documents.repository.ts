@@ -326,14 +326,17 @@ export async function storeEmbeddings(
     const slice = chunks.slice(start, start + VECTORS_PER_INSERT);
     await manager.query(
       `INSERT INTO chunk_embeddings (chunk_id, model, company_id, embedding)
-       SELECT chunk_id, $1, company_id, embedding::vector
+       SELECT chunk_id, $1::text, company_id, embedding::vector
          FROM unnest($2::int[], $3::int[], $4::text[]) AS t(chunk_id, company_id, embedding)
+       -- A stored model a refit dropped meanwhile keeps no vectors: the new model's are filled in after.
+       WHERE NOT $5::boolean OR EXISTS (SELECT 1 FROM embedding_models WHERE name = $1::text)
        ON CONFLICT DO NOTHING`,
       [
         embedder.model,
         slice.map((c) => c.chunkId),
         slice.map((c) => c.companyId),
         vectors.slice(start, start + VECTORS_PER_INSERT).map(toVectorLiteral),
+        embedder.stored === true,
       ],
     );
   }

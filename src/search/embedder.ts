@@ -3,6 +3,8 @@ export interface Embedder {
   /** Stored with every embedding; chunks embedded by different models never mix. */
   readonly model: string;
   readonly dimensions: number;
+  /** A model fitted on the corpus and stored in the database, which a later refit replaces and drops. */
+  readonly stored?: boolean;
   embedDocuments(texts: string[]): Promise<number[][]>;
   embedQuery(text: string): Promise<number[]>;
 }

@@ -19,8 +19,11 @@ const SCAN_IDS = 2_000;
 export interface EmbeddingModels {
   /** The model in use, or null when there is none yet (the built-in model needs stored text to be fitted on). */
   current(): Promise<Embedder | null>;
-  /** Told after a document is stored: a corpus-fitted model may refit in the background. */
-  documentsAdded(): void;
+  /**
+   * Told after a document is stored, with the model its chunks were embedded with: a corpus-fitted model may refit in
+   * the background, and fills in the vectors of chunks embedded with a model replaced meanwhile.
+   */
+  documentsAdded(embeddedWith?: string | null): void;
   /** Brings the model up to date with the stored corpus now; true when it changed. */
   refitIfStale(): Promise<boolean>;
   /**

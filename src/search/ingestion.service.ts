@@ -184,7 +184,7 @@ export async function ingestDocument(backend: SearchBackend, input: IngestDocume
   const result = turns
     ? await turns.run(() => storeInTransactions(dataSource, fields, chunks, embedder))
     : await storeInOneTransaction(dataSource, fields, chunks, embedder);
-  if (result.created) backend.models.documentsAdded();
+  if (result.created) backend.models.documentsAdded(embedder?.model ?? null);
   return result;
 }
 

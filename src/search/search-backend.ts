@@ -61,7 +61,7 @@ export async function prepareSearch(
     const embedder = await models.current();
     if (embedder) {
       await prepareModel(database, embedder, logger);
-      models.documentsAdded();
+      models.documentsAdded(embedder.model);
     } else {
       // Without a model the vector leg returns nothing; a failed fit must not keep the service from starting.
       await models
