@@ -7,6 +7,7 @@ import { fieldOfLabel, statementKindOf } from '../src/documents/statement-labels
 import { separateInstructions } from '../src/ai/question/instructions';
 import { extractFacts } from '../src/documents/fact-extraction';
 import { documentPeriod } from '../src/documents/fact-periods';
+import { filedStatements } from '../src/documents/filed-statements';
 
 describe('statement tables and labels (unit)', () => {
   it('knows a primary statement by its title, also when a PDF split its words, and no other table', () => {
@@ -79,6 +80,70 @@ describe('statement tables and labels (unit)', () => {
     ])
       expect(fieldOfLabel('cashFlow', label)?.field, label).to.equal('capitalExpenditure');
     expect(fieldOfLabel('cashFlow', 'Dividends')?.field).to.equal('dividendsPaid');
+  });
+
+  it('reads headers and rows as filers write them: dates over the years, an unbracketed scale, footnote marks', () => {
+    const page = [
+      'ADOBE SYSTEMS INCORPORATED',
+      'CONSOLIDATED BALANCE SHEETS',
+      '(In thousands)',
+      '',
+      'December 1,  December 2,',
+      '2017  2016',
+      'Total assets  $  14,535,556  $  12,697,246',
+      'Total current liabilities  3,527,457  2,811,635',
+      '',
+      'Consolidated Statements of Operations',
+      'In millions, except per share amounts  2018  2017',
+      'Total revenues  194,579  184,786',
+      'Total assets (1)  10,202,871  7,042,500',
+    ].join('\n');
+    const facts = extractFacts(page, documentPeriod('FY2017'));
+    const liabilities = facts.find((fact) => fact.label === 'Total current liabilities');
+    // The dates belong to the header: the table keeps its title, so it is known for a balance sheet.
+    expect(liabilities?.context).to.match(/^ADOBE SYSTEMS INCORPORATED \/ CONSOLIDATED BALANCE SHEETS/);
+    expect(facts.filter((fact) => fact.label === 'Total revenues').map((fact) => fact.value)).to.deep.equal([
+      194_579_000_000, 184_786_000_000,
+    ]);
+    // "(1)" marks a footnote: the first column keeps its own value.
+    expect(facts.find((fact) => fact.label === 'Total assets' && fact.value > 0 && fact.line === 12)?.value).to.equal(
+      10_202_871_000_000,
+    );
+  });
+
+  it('takes a statement from one table of a report, never mixing in a subsidiary’s statement of the same period', () => {
+    const report = [
+      'ACME CORP',
+      'CONSOLIDATED BALANCE SHEETS',
+      '(In millions)  2018  2017',
+      'Total current assets  2,527  2,376',
+      'Accounts payable  303  255',
+      '\f',
+      'ACME VENTURES, LLC (an affiliate)',
+      'CONSOLIDATED BALANCE SHEETS',
+      '(In millions)  2018  2017',
+      'Total current assets  364  709',
+      'Total assets  9,100  9,500',
+    ].join('\n');
+    const facts = extractFacts(report, documentPeriod('FY2018')).map((fact, id) => ({
+      ...fact,
+      id,
+      companyId: 1,
+      documentId: 1,
+      chunkId: 1,
+      title: 'Acme 10-K',
+      docType: '10-K',
+      documentPeriod: 'FY2018',
+      // The affiliate's statements are further on, in the notes.
+      page: fact.context.startsWith('ACME VENTURES') ? 90 : 50,
+      documentDate: '2019-02-27',
+    }));
+    const balance = filedStatements(facts, 12).statements.find(
+      (s) => s.statement === 'balance' && s.period === 'FY2018',
+    );
+    expect(balance?.values).to.include({ totalCurrentAssets: 2_527_000_000, accountsPayable: 303_000_000 });
+    // The affiliate's total assets is not the company's.
+    expect(balance?.values.totalAssets).to.equal(undefined);
   });
 
   it('reads the question apart from the instructions written around it', () => {

@@ -494,7 +494,12 @@ export class AiService {
       known.push(company);
     }
     if (reading.defined && known.length > 0) {
-      const period = single?.label ?? companies[0]?.period ?? null;
+      // An average over years names its own years; another measure is of the period asked, else the newest stored.
+      const { expression } = reading.defined;
+      const period =
+        expression.kind === 'yearsAverage'
+          ? `FY${expression.years[expression.years.length - 1]}`
+          : (single?.label ?? companies[0]?.period ?? null);
       const defined = period
         ? await definedAnswer(loaders, known[0], reading.defined, period, reading.text)
         : { text: `${known[0].ticker} has no stored statements to compute ${reading.defined.name} from.`, facts: [] };

@@ -53,6 +53,9 @@ const YEAR_CELL = /^(?:.*\b)?((?:19|20)\d{2})\)?$/;
 const NOT_A_HEADER_WORD = /\b(?:total|net|income|revenue|sales|expense|cash|assets|per share)\b/i;
 
 const PAGE_BREAK = '\f';
+const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
+/** A line of month-and-day column labels only: "December 1,  December 2,", "June 30, June 30". */
+const COLUMN_DATES = new RegExp(String.raw`^(?:${MONTH}\s+\d{1,2},?\s*){1,4}$`, 'i');
 const LEADS_INTO_A_NUMBER = /^(?:and|of|or|to|at|from|by|than|between|over|under)$/i;
 
 /** Cells of a line: " | " cells, or for a text-layout row its label and the run of numbers that ends it. */
@@ -102,7 +105,10 @@ function headerOf(line: string, spans: ColumnSpan[], document: DocumentPeriod, s
   // Columns of one year each are periods; one year over every column heads columns of another kind (segments).
   const yearCount = new Set(years.filter(Boolean)).size;
   // "(Millions, except per share amounts)" names the scale, not a row.
-  const words = line.replace(/\([^()]*\b(?:thousands|millions|billions)\b[^()]*\)/gi, '');
+  const words = line
+    .replace(/\([^()]*\b(?:thousands|millions|billions)\b[^()]*\)/gi, '')
+    // Unbracketed too, before the years: "In millions, except per share amounts  2018  2017".
+    .replace(/^(?:\$\s*|dollars\s+|amounts\s+)?in (?:thousands|millions|billions)\b[^\d]*/i, '');
   if (yearCount < 2 || NOT_A_HEADER_WORD.test(words)) return null;
   const nonYears = cells.filter((cell, i) => !years[i] && cellNumber(cell) && !/%$/.test(cell));
   if (nonYears.length > 0) return null;
@@ -173,11 +179,13 @@ function rowFacts(
 ): Array<Omit<ExtractedFact, 'source' | 'line' | 'kind'>> {
   const label = cells[0].replace(LABEL_CLEAN, '').trim();
   if (!/[A-Za-z]{2}/.test(label) || label.length > 160) return [];
-  const values = cells.slice(1).map((cell) => (DASH.test(cell) ? null : cellNumber(cell)));
+  // A footnote mark after the label ("Total assets (1)  10,202,871 …") is no value of the first column.
+  const valueCells = cells.length - 1 > header.width && /^\(\d\)$/.test(cells[1]) ? cells.slice(2) : cells.slice(1);
+  const values = valueCells.map((cell) => (DASH.test(cell) ? null : cellNumber(cell)));
   if (values.length < header.columns.filter(Boolean).length) return [];
   // Cells line up with the header's cells when there are as many; otherwise the periods' columns come first.
   const aligned = values.length === header.width ? header.columns : header.columns.filter(Boolean);
-  const moneyCells = cells.slice(1).some((cell) => cell.includes('$'));
+  const moneyCells = valueCells.some((cell) => cell.includes('$'));
   const facts: Array<Omit<ExtractedFact, 'source' | 'line' | 'kind'>> = [];
   aligned.forEach((period, i) => {
     const found = values[i];
@@ -244,6 +252,8 @@ function tableFacts(lines: string[], document: DocumentPeriod): ExtractedFact[] 
   let scale: FactScale | null = null;
   let title = '';
   let group = '';
+  /** Groups whose total row has been read. */
+  const totalled = new Set<string>();
   let heading = '';
   let columnGroups: string[] = [];
   let scaleAge = 0;
@@ -299,6 +309,8 @@ function tableFacts(lines: string[], document: DocumentPeriod): ExtractedFact[] 
       group = '';
       continue;
     }
+    // The dates over a header's years ("December 1,  December 2,") belong to the header, not the table's title.
+    if (COLUMN_DATES.test(line)) continue;
     const cells = cellsOf(line);
     const numbers = cells.slice(1).filter((cell) => cellNumber(cell)).length;
     if (numbers === 0) {
@@ -325,8 +337,11 @@ function tableFacts(lines: string[], document: DocumentPeriod): ExtractedFact[] 
     }
     if (!header) continue;
     const context = [title, header.caption, group].filter(Boolean).join(' / ');
-    // A row of values alone closes its group with the group's total ("Revenues", its lines, then "11,763,096 …").
-    const labelled = cellNumber(cells[0]) && group ? [`Total ${group}`, ...cells] : cells;
+    // A row of values alone closes its group with the group's total ("Revenues", its lines, then "11,763,096 …");
+    // after the group's own total line it is the total of something wider, which it does not name.
+    const unlabelled = cellNumber(cells[0]) !== null;
+    const labelled = unlabelled && group && !totalled.has(group) ? [`Total ${group}`, ...cells] : cells;
+    if (/^total\b/i.test(labelled[0]) && group) totalled.add(group);
     for (const fact of rowFacts(labelled, header, context))
       facts.push({ ...fact, kind: 'table', source: line, line: index });
   }

@@ -20,9 +20,24 @@ export interface FiledStatements {
 /** A field a statement needs before a table is taken for that statement (a note's table of a few lines is not). */
 const ANCHOR_FIELDS: Record<StatementKind, string[]> = {
   income: ['revenue', 'netIncome', 'operatingIncome'],
-  balance: ['totalAssets'],
+  balance: ['totalAssets', 'totalCurrentAssets', 'totalLiabilities'],
   cashFlow: ['operatingCashFlow'],
 };
+
+/**
+ * The candidates of one statement table: a report may also hold a subsidiary's or an affiliate's statements, or a
+ * summary of a statement in its discussion. Of the runs of consecutive pages a statement's candidates are on, the one
+ * with the most candidates (the earliest on a tie); nothing of another table is mixed in.
+ */
+function oneTable(candidates: Candidate[]): Candidate[] {
+  const runs: Candidate[][] = [];
+  for (const candidate of [...candidates].sort((a, b) => a.fact.page - b.fact.page || a.fact.id - b.fact.id)) {
+    const run = runs.at(-1);
+    if (run && candidate.fact.page - run[run.length - 1].fact.page <= 1) run.push(candidate);
+    else runs.push([candidate]);
+  }
+  return runs.reduce((best, run) => (run.length > best.length ? run : best), runs[0] ?? []);
+}
 
 interface Candidate {
   fact: StoredDocumentFact;
@@ -84,7 +99,7 @@ export function filedStatements(facts: StoredDocumentFact[], fiscalYearEndMonth:
   for (const [key, documents] of byStatement) {
     const [kind, period] = key.split('|') as [StatementKind, string];
     const readings = [...documents.values()]
-      .map(fieldsOfDocument)
+      .map((candidates) => fieldsOfDocument(oneTable(candidates)))
       .filter((fields) => ANCHOR_FIELDS[kind].some((field) => fields.has(field)))
       .sort((a, b) => newestDocumentFirst(first(a).fact, first(b).fact));
     if (readings.length === 0) continue;

@@ -96,7 +96,7 @@ const BALANCE: Vocabulary = [
     'shortTermInvestments',
     [/^(?:short-term|current) (?:investments|marketable securities)$/, /^marketable securities(?:, current)?$/],
   ],
-  ['receivables', [/^(?:accounts|trade(?: accounts)?) receivables?(?! and\b)/]],
+  ['receivables', [/^(?:accounts|trade(?: accounts)?) receivables?(?! and\b)/, /^receivables(?:, net)?$/]],
   ['inventory', [/^(?:total )?inventor(?:y|ies)(?:, net)?$/]],
   ['totalCurrentAssets', [/^total current assets$/]],
   [
@@ -141,7 +141,14 @@ const BALANCE: Vocabulary = [
 
 const CASH_FLOW: Vocabulary = [
   ['netIncome', [/^net (?:income|earnings)(?: \(loss\))?(?: including non-?controlling interests?)?$/, NET_INCOME]],
-  ['depreciationAndAmortization', [/^depreciation,? (?:depletion )?(?:and |& )amortization(?: expense)?$/]],
+  [
+    'depreciationAndAmortization',
+    [
+      /^depreciation,? (?:depletion )?(?:and |& )amortization(?: expense)?$/,
+      // "Depreciation and amortization of property, equipment and intangibles" (not of content or debt costs).
+      /^depreciation,? (?:and |& )amortization of (?:property|plant|fixed assets)\b[\w ,&]*$/,
+    ],
+  ],
   ['stockBasedCompensation', [/^(?:stock|share)-based compensation(?: expense)?$/]],
   ['operatingCashFlow', [/^net cash (?!.*discontinued).*\boperating activities$/]],
   [
