@@ -14,6 +14,10 @@ import type {
   Period,
   RatioDefinition,
   SearchResult,
+  IncomeStatement,
+  BalanceSheet,
+  CashFlow,
+  Ratios,
 } from '@financial-insights/sdk';
 import { serverApiUrl, webApiKey } from './config';
 import { COMPANY_PAGE_QUERY, type CompanyPageData } from './company-query';
@@ -29,8 +33,13 @@ export type {
   RatioDefinition,
   SearchResult,
 };
-/** A statement or the ratios of one period, read field by field (REST names: net_income, gross_margin …). */
-export type Statement = Record<string, unknown> & { period: string; period_start?: string; period_end?: string };
+/** The statement of each kind, as the SDK types the REST answer (net_income, gross_margin …). */
+export interface StatementOfKind {
+  income: IncomeStatement;
+  balance: BalanceSheet;
+  cashFlow: CashFlow;
+  ratios: Ratios;
+}
 
 /**
  * Reads go with the front end's own key (WEB_API_KEY, a forwarding key): with the visitor's address in
@@ -123,23 +132,21 @@ export function periods(companyId: number, type: 'annual' | 'quarter', visitor: 
 export type StatementKind = 'income' | 'balance' | 'cashFlow' | 'ratios';
 
 /** One statement of a period (FY2024, Q3-2025, ttm) with the SEC provenance of imported values; null when absent. */
-export async function statement(
+export async function statement<K extends StatementKind>(
   companyId: number,
-  kind: StatementKind,
+  kind: K,
   period: string,
   visitor: string | null,
-): Promise<Statement | null> {
+): Promise<StatementOfKind[K] | null> {
   const client = reader(visitor);
+  const read: { [Kind in StatementKind]: () => Promise<StatementOfKind[Kind]> } = {
+    income: () => client.statements.income(companyId, { period, provenance: true }),
+    balance: () => client.statements.balanceSheet(companyId, { period, provenance: true }),
+    cashFlow: () => client.statements.cashFlow(companyId, { period, provenance: true }),
+    ratios: () => client.statements.ratios(companyId, { period }),
+  };
   try {
-    const found =
-      kind === 'income'
-        ? await client.statements.income(companyId, { period, provenance: true })
-        : kind === 'balance'
-          ? await client.statements.balanceSheet(companyId, { period, provenance: true })
-          : kind === 'cashFlow'
-            ? await client.statements.cashFlow(companyId, { period, provenance: true })
-            : await client.statements.ratios(companyId, { period });
-    return found as unknown as Statement;
+    return await read[kind]();
   } catch (error) {
     if (isNotFound(error)) return null;
     throw error;

@@ -5,8 +5,6 @@ import { companyByTicker, periods, statement } from '../../../../lib/service';
 import { visitorAddress } from '../../../../lib/visitor';
 
 const PERIOD = /^(Q[1-4]-\d{4}|FY\d{4}|latest|latest-fy|ttm)$/i;
-const num = (s: Record<string, unknown> | null, field: string) =>
-  typeof s?.[field] === 'number' ? (s[field] as number) : null;
 
 /**
  * GET /api/financials/{ticker}?period= → {ticker, currency, income_statement, history}: the income statement of the
@@ -35,18 +33,20 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
         .slice(0, 8)
         .reverse()
         .map(async ({ period: quarter }) => {
-          const [q, ratios, cash] = await Promise.all(
-            (['income', 'ratios', 'cashFlow'] as const).map((kind) => statement(company.id, kind, quarter, visitor)),
-          );
+          const [q, ratios, cash] = await Promise.all([
+            statement(company.id, 'income', quarter, visitor),
+            statement(company.id, 'ratios', quarter, visitor),
+            statement(company.id, 'cashFlow', quarter, visitor),
+          ]);
           return {
             period: quarter,
-            revenue: num(q, 'revenue'),
-            netIncome: num(q, 'net_income'),
-            grossMargin: num(ratios, 'gross_margin'),
-            operatingMargin: num(ratios, 'operating_margin'),
-            netMargin: num(ratios, 'net_margin'),
-            operatingCashFlow: num(cash, 'operating_cash_flow'),
-            freeCashFlow: num(cash, 'free_cash_flow'),
+            revenue: q?.revenue ?? null,
+            netIncome: q?.net_income ?? null,
+            grossMargin: ratios?.gross_margin ?? null,
+            operatingMargin: ratios?.operating_margin ?? null,
+            netMargin: ratios?.net_margin ?? null,
+            operatingCashFlow: cash?.operating_cash_flow ?? null,
+            freeCashFlow: cash?.free_cash_flow ?? null,
           };
         }),
     );
