@@ -298,6 +298,42 @@ describe('question understanding', () => {
       expect(composed('What was Coca-Cola’s revenue from FY2021 to FY2023?')).to.equal(null);
     });
 
+    it('reads a question about the whole market into a screen: the ranking measure, conditions and how many', () => {
+      const screen = (text: string) => {
+        const ask = parseQuestion(text, DIRECTORY).screen;
+        return ask
+          ? {
+              rankBy: ask.rankBy.key,
+              descending: ask.descending,
+              conditions: ask.conditions.map((c) => [c.metric.key, c.op, c.value]),
+              limit: ask.limit,
+            }
+          : null;
+      };
+      expect(screen('Which company has the highest net margin in fiscal 2024?')).to.deep.equal({
+        rankBy: 'netMargin',
+        descending: true,
+        conditions: [],
+        limit: 5,
+      });
+      expect(screen('Show me companies with gross margin above 60% and revenue over $10 billion')).to.deep.equal({
+        rankBy: 'grossMargin',
+        descending: true,
+        conditions: [
+          ['grossMargin', '>', 0.6],
+          ['revenue', '>', 10e9],
+        ],
+        limit: 10,
+      });
+      expect(screen('Top 3 companies by lowest debt to equity')?.descending).to.equal(false);
+      // The largest capex is the most negative stored value (an outflow).
+      expect(screen('Which companies had the largest capex in FY2024?')?.descending).to.equal(false);
+      // Not about the market: a named company, or no measure, or nothing to rank or filter by.
+      expect(screen('Which segment of Microsoft has the highest margin?')).to.equal(null);
+      expect(screen('Which companies are the biggest?')).to.equal(null);
+      expect(screen('Which companies report revenue?')).to.equal(null);
+    });
+
     it('answers a follow-up on a topic ("And its debt?") from the statements, not as a figure of the filings', () => {
       const reading = parseConversation(['How is Coca-Cola doing on cash flow?', 'And its debt?'], DIRECTORY);
       expect(reading?.companies.map((c) => c.ticker)).to.deep.equal(['KO']);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { get, graphql } from './helpers/http';
+import { get, graphql, requestAs } from './helpers/http';
 import type { ScreenRow as Row } from '../sdk/typescript/src/types';
 
 /** A statement's or ratios' data as a route answers it: figures by snake_case name (and the period's label). */
@@ -210,5 +210,61 @@ describe('REST /v1/screener and GraphQL screen', () => {
     expect(period.body.error.details.accepted).to.include('latest-fy');
     const unknownParameter = await screen('order=name');
     expect(unknownParameter.status).to.equal(400);
+  });
+});
+
+describe('the analyst answers questions about the whole market with the screener', function () {
+  this.timeout(60_000);
+  const ask = async (content: string) => {
+    const response = await requestAs('analyst', '/v1/ai/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ stream: false, messages: [{ role: 'user', content }] }),
+    });
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    const data = response.body.data as {
+      answer: string;
+      citations: Array<{ ticker: string; field: string; period: string }>;
+      grounding: { numbers_unsupported: number; claims_flagged: number };
+    };
+    // Every listed value is a stored one; the thresholds restate the question.
+    expect(data.grounding.numbers_unsupported, data.answer).to.equal(0);
+    expect(data.grounding.claims_flagged, data.answer).to.equal(0);
+    return data;
+  };
+  const companies = async () => new Map((await allCompanies()).map((c) => [c.id, c]));
+
+  it('names the company with the highest value of a period, then the next ones, each with its value', async () => {
+    const ratios = await perCompany('ratios', 'FY2024');
+    const byName = await companies();
+    const ranked = [...ratios.entries()]
+      .filter(([, r]) => typeof r?.net_margin === 'number')
+      .sort(([, a], [, b]) => (b?.net_margin as number) - (a?.net_margin as number));
+    const { body } = await get(`/v1/companies/${ranked[0][0]}`);
+    const { answer, citations } = await ask('Which company has the highest net margin in fiscal 2024?');
+    expect(answer).to.match(
+      new RegExp(
+        `^${body.data.ticker} \\(${byName.get(ranked[0][0])?.name}\\) has the highest net margin of the stored companies for FY2024: `,
+      ),
+    );
+    // The next four follow in rank order.
+    const order = ranked.slice(0, 5).map(([id]) => answer.indexOf(`(${byName.get(id)?.name})`, answer.indexOf('1. ')));
+    expect(order.every((at) => at > 0)).to.equal(true);
+    expect([...order].sort((a, b) => a - b)).to.deep.equal(order);
+    expect(citations.filter((c) => c.field === 'net_margin' && c.period === 'FY2024').length).to.be.at.least(4);
+  });
+
+  it('lists the companies that meet conditions, with how many do, as the screener finds them', async () => {
+    const { body } = await screen('filter=gross_margin%3E0.6&sort=-gross_margin&period=latest-fy&limit=100');
+    const { answer } = await ask('Show me companies with gross margin above 60%');
+    expect(answer).to.match(
+      new RegExp(`^${body.meta.total} stored companies have gross margin above 60% in their newest fiscal year\\.`),
+    );
+    for (const row of (body.data as Row[]).slice(0, 10)) expect(answer).to.include(`${row.ticker} (${row.name}) `);
+    // Amounts rank among one currency only, and a question with no company it fits says so.
+    expect((await ask('Top 3 companies by revenue')).answer).to.include('among the companies reporting in US dollars');
+    expect((await ask('Which companies have gross margin above 99%?')).answer).to.equal(
+      'No stored company has gross margin above 99% in their newest fiscal year.',
+    );
   });
 });

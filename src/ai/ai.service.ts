@@ -35,6 +35,7 @@ import {
 } from './facts';
 import { askedFacts } from './question/asked-facts';
 import { definedAnswer } from './question/defined-answer';
+import { screenAnswer } from './question/screen-answer';
 import { findDocumentFacts, findStatementDocumentSources } from '../documents/document-facts.repository';
 import { findCompany } from '../companies/company.service';
 import type { Company } from '../companies/company.entity';
@@ -102,7 +103,13 @@ function citations(
 ): { citations: Citation[]; grounding: Summary['grounding']; claims: Summary['claims'] } {
   const facts = allFacts(sheet);
   // Tickers can be all digits ("2330"): they name a company, they are not figures.
-  const names = sheet.companies.map((c) => c.company.ticker).concat(passages.map((p) => p.ticker));
+  const names = [
+    ...new Set([
+      ...sheet.companies.map((c) => c.company.ticker),
+      ...passages.map((p) => p.ticker),
+      ...facts.map((f) => f.ticker),
+    ]),
+  ].filter(Boolean);
   const { report: numbers, usedFacts } = checkGrounding(
     text,
     facts,
@@ -125,6 +132,8 @@ function citations(
     claimsFlagged: flagged,
   };
   const statementCitations: Citation[] = [...usedFacts]
+    // The question's own figures are restated, not sourced.
+    .filter((index) => facts[index].source !== 'question')
     .sort((a, b) => a - b)
     .map((index) => {
       const fact = facts[index];
@@ -492,6 +501,10 @@ export class AiService {
       const company = facts?.company ?? (await findCompany(this.dataSource, id));
       if (!company) throw new AppError('NOT_FOUND', `No company with id ${id}`);
       known.push(company);
+    }
+    if (reading.screen) {
+      const screened = await screenAnswer(this.dataSource, loaders, reading.screen, reading.period);
+      return { companies, passages: [], asked: null, screened };
     }
     if (reading.defined && known.length > 0) {
       // An average over years names its own years; another measure is of the period asked, else the newest stored.

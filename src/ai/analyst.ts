@@ -390,6 +390,8 @@ function answer(sheet: FactSheet, messages: ChatTurn[]): string {
   if (sheet.notComputed) return sheet.notComputed;
   // A metric the question defines is evaluated as defined.
   if (sheet.defined) return sheet.defined.text;
+  // A question about the whole market is answered by the screener's ranked list.
+  if (sheet.screened) return sheet.screened.text;
   // A figure only the documents hold is answered from them, never with a stored total in its place.
   if (sheet.figures) return answerFigure(sheet.figures);
   const asked = sheet.asked ? answerQuestion(sheet.asked, sheet.passages) : null;

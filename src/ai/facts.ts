@@ -55,6 +55,8 @@ export interface FactSheet {
   notComputed?: string | null;
   /** Chat: the answer to a metric the question defines, with its result and inputs as facts. */
   defined?: { text: string; facts: StatementFact[] } | null;
+  /** Chat: the answer to a question about the whole market, with each listed value as a fact. */
+  screened?: { text: string; facts: StatementFact[] } | null;
   /** Statement values read from a stored document, by `statementSourceKey`: the document and page to cite. */
   statementDocuments?: Map<string, { documentId: number; title: string; page: number | null }>;
 }
@@ -76,7 +78,7 @@ export function statementSourceKey(companyId: number, source: FactSource, period
 }
 
 interface FieldSpec {
-  source: Exclude<FactSource, 'derived' | 'document'>;
+  source: Exclude<FactSource, 'derived' | 'document' | 'question'>;
   field: string;
   label: string;
   unit: FactUnit;
@@ -129,6 +131,7 @@ export function allFacts(sheet: FactSheet): StatementFact[] {
     ...askedFactList(sheet.asked),
     ...answeredFigures(sheet.figures),
     ...(sheet.defined?.facts ?? []),
+    ...(sheet.screened?.facts ?? []),
     ...(sheet.toolFacts ?? []),
   ];
 }

@@ -1,7 +1,11 @@
 import type { GroundingFact } from './grounding';
 
-/** A figure of a statement (or derived from statements) as the AI pipeline states and checks it. */
-export type FactSource = 'income_statement' | 'balance_sheet' | 'cash_flow' | 'ratios' | 'derived' | 'document';
+/**
+ * A figure of a statement (or derived from statements) as the AI pipeline states and checks it. `question`: a figure
+ * the question itself gave (a screen's threshold, "gross margin above 60%"), which an answer may restate; never cited.
+ */
+export type FactSource =
+  'income_statement' | 'balance_sheet' | 'cash_flow' | 'ratios' | 'derived' | 'document' | 'question';
 
 export interface StatementFact extends GroundingFact {
   companyId: number;

@@ -179,6 +179,7 @@ export class ServiceTools implements ToolRunner {
       companies: companies.map((c) => ({ id: c.id, ticker: c.ticker, name: c.name })),
       unknownCompany: null,
       ambiguousCompany: null,
+      screen: null,
       period,
       metrics,
       figure: null,

@@ -12,6 +12,7 @@ import { separateInstructions } from './instructions';
 import { definitionGap, type DefinitionGap } from '../../understanding/definitions';
 import { definedMetric, definedNames, type DefinedMetric } from '../../understanding/defined-metric';
 import { composedMetric } from '../../understanding/composed-metric';
+import { screenAsk, type ScreenAsk } from './screen-ask';
 
 export type Intent = 'value' | 'series' | 'change' | 'comparison' | 'drivers' | 'risks';
 
@@ -35,6 +36,8 @@ export interface ParsedQuestion {
   definitionGap: DefinitionGap | null;
   /** The metric the question defines over stored fields, when that is what it asks: it is evaluated as defined. */
   defined: DefinedMetric | null;
+  /** A question about the whole market ("Which company has the highest net margin?"): the screen it asks for. */
+  screen: ScreenAsk | null;
 }
 
 const RISKS =
@@ -143,6 +146,11 @@ export function parseQuestion(
     inherited,
     definitionGap: metrics.map((metric) => definitionGap(metric, instructions)).find((gap) => gap !== null) ?? null,
     defined: null,
+    // Only a question that names no company (nor an unknown or ambiguous one) is about the whole market.
+    screen:
+      companies.length === 0 && !unknownCompany && !ambiguous && intent !== 'risks' && intent !== 'drivers'
+        ? screenAsk(text)
+        : null,
   };
   const defined = composedOf(text, reading, instructions) ?? asksDefined(text, companies, instructions);
   if (defined && companies.length > 0)
