@@ -100,7 +100,9 @@ interface Header {
  * Ended"). Null when the line is not a header or its years are not the document's (a maturity schedule).
  */
 function headerOf(line: string, spans: ColumnSpan[], document: DocumentPeriod, scale: FactScale | null): Header | null {
-  const cells = cellsOf(line.replace(/\b(Fiscal|FY)\s+(?=(?:19|20)\d{2})/gi, ''));
+  const text = line.replace(/\b(Fiscal|FY)\s+(?=(?:19|20)\d{2})/gi, '');
+  // Columns a PDF tool spaced apart keep their dates whole ("Fiscal Years Ended  January 28, 2017  January 30, 2016").
+  const cells = /\S\s{2,}\S/.test(text) && !text.includes(' | ') ? text.trim().split(/\s{2,}/) : cellsOf(text);
   const years = cells.map((cell) => YEAR_CELL.exec(cell)?.[1] ?? null);
   // Columns of one year each are periods; one year over every column heads columns of another kind (segments).
   const yearCount = new Set(years.filter(Boolean)).size;

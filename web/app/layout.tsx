@@ -21,6 +21,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <a href="/companies">Financial insights</a>
           <nav aria-label="Main">
             <a href="/companies">Companies</a>
+            <a href="/screener">Screener</a>
             <a href="/compare">Compare</a>
             <a href="/search">Search</a>
             <a href="/chat">Chat</a>

@@ -18,6 +18,7 @@ import type {
   BalanceSheet,
   CashFlow,
   Ratios,
+  ScreenRow,
 } from '@financial-insights/sdk';
 import { serverApiUrl, webApiKey } from './config';
 import { COMPANY_PAGE_QUERY, type CompanyPageData } from './company-query';
@@ -31,6 +32,7 @@ export type {
   Document,
   Period,
   RatioDefinition,
+  ScreenRow,
   SearchResult,
 };
 /** The statement of each kind, as the SDK types the REST answer (net_income, gross_margin …). */
@@ -108,6 +110,21 @@ async function readDirectory(): Promise<Company[]> {
  * list, the pickers and the peers all read it, and companies are rarely added. A failed read is not kept.
  */
 export const allCompanies = unstable_cache(readDirectory, ['company-directory'], { revalidate: 3600 });
+
+/** The companies that pass a screen (the service's screener), one page with the total. */
+export async function screen(
+  query: { filter?: string; period?: string; sort?: string; sector?: string; limit: number; offset: number },
+  visitor: string | null,
+): Promise<{ items: ScreenRow[]; total: number }> {
+  const defined = Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
+  const { data, meta } = await reader(visitor).companies.screen(defined);
+  return { items: data, total: meta.total };
+}
+
+/** The ratios' definitions (key, category, label, formula), kept an hour: they change only with the service. */
+export const ratioDefinitions = unstable_cache(() => reader().statements.ratioDefinitions(), ['ratio-definitions'], {
+  revalidate: 3600,
+});
 
 /** What a company page shows, in one GraphQL request (see company-query.ts). */
 export function companyPageData(

@@ -250,6 +250,35 @@ describe('web front end (Next.js on the service)', function () {
     );
   });
 
+  it('the screener page lists the companies the service’s screener finds, keeps the screen in its address, and explains a bad filter', async () => {
+    const expected = (await (
+      await fetch(`${service.url}/v1/screener?filter=gross_margin%3E0.5&sort=-net_margin&limit=25`)
+    ).json()) as any;
+    const address = `/screener?filter=${encodeURIComponent('gross_margin>50%')}&sort=-net_margin`;
+    const response = await fetch(`${web.url}${address}`);
+    const html = await response.text();
+    expect(response.status).to.equal(200);
+    // The words as a reader sees them (React parts text with comments).
+    expect(html.replace(/<[^>]+>/g, '')).to.include(`${expected.meta.total} companies pass`);
+    // In the service's order, each linked to its company page.
+    const listed = [...html.matchAll(/<a href="\/companies\/([^"]+)">/g)].map((m) => decodeURIComponent(m[1]));
+    expect(listed).to.deep.equal(expected.data.map((row: any) => row.ticker));
+    const bad = await fetch(`${web.url}/screener?filter=${encodeURIComponent('profitability>1')}`);
+    expect(bad.status).to.equal(200);
+    expect(await bad.text())
+      .to.include('profitability')
+      .and.to.include('gross_margin');
+    if (!browser) return;
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${site}${address}`);
+      await inspect(page, 'screener');
+      expect(await page.locator('table tbody tr').count()).to.equal(expected.data.length);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('says so when the service cannot be reached: a 502 envelope from the routes, a 503 page with the cause', async () => {
     const down = await startWebProcess({ API_URL: 'http://127.0.0.1:9', LOG_LEVEL: 'silent' }); // nothing listens on port 9
     try {

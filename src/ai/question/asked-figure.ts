@@ -128,7 +128,11 @@ export function figureAsk(
   metrics: Metric[],
   options: { followUp?: boolean } = {},
 ): FigureAsk | null {
-  const lower = text.replace(/[\u2019']s\b/g, '').replace(/s[\u2019'](?=\s|$)/g, 's');
+  // "EBITDA % margin" names the metric "EBITDA margin", as the metric reader reads it.
+  const lower = text
+    .replace(/[\u2019']s\b/g, '')
+    .replace(/s[\u2019'](?=\s|$)/g, 's')
+    .replace(/\s*%\s*(?=margin\b)/gi, ' ');
   const { rest, measure, named } = takeMetricNames(withoutCompaniesAndPeriods(lower, companies), metrics);
   const words = rest
     .split(/[^A-Za-z0-9&.-]+/)
