@@ -32,10 +32,10 @@ function answerWithSlotStatus(res, slot) {
   };
 }
 
-// Pages with nothing interactive (the company pages and the list of companies: links and plain forms) are sent
-// without scripts: Next's runtime and the page's data for it only serve client-side navigation there, which these
-// pages do not need. Their HTML is taken uncompressed from Next, stripped, then compressed here.
-const LIGHT_PAGES = /^\/companies(\/[^/]+(\/(quarterly|ttm))?)?\/?$/;
+// Pages with nothing interactive (the company pages, the list of companies and the screener: links and plain forms)
+// are sent without scripts: Next's runtime and the page's data for it only serve client-side navigation there, which
+// these pages do not need. Their HTML is taken uncompressed from Next, stripped, then compressed here.
+const LIGHT_PAGES = /^\/(?:companies(\/[^/]+(\/(quarterly|ttm))?)?|screener)\/?$/;
 const SCRIPTS = /<script\b[^>]*>[\s\S]*?<\/script>|<link\b[^>]*\b(?:as="script"|rel="modulepreload")[^>]*>/g;
 
 function isLightPage(req) {

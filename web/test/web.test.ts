@@ -222,7 +222,13 @@ describe('web front end (Next.js on the service)', function () {
     expect((await fetch(`${web.url}/companies/NWSC/weekly`)).status).to.equal(404);
 
     // The company pages and the list have nothing interactive: they are sent without scripts, compressed.
-    for (const pathName of ['/companies', '/companies/NWSC', '/companies/NWSC/quarterly', '/companies/NWSC/ttm']) {
+    for (const pathName of [
+      '/companies',
+      '/companies/NWSC',
+      '/companies/NWSC/quarterly',
+      '/companies/NWSC/ttm',
+      '/screener',
+    ]) {
       const page = await fetch(`${web.url}${pathName}`, { headers: { 'accept-encoding': 'br, gzip' } });
       expect(page.headers.get('content-encoding'), pathName).to.equal('br');
       const html = await page.text();
