@@ -467,6 +467,12 @@ describe('statements read from a stored filing', function () {
       new RegExp(`^${ticker}’s 2 year average net profit margin for FY2023 to FY2024 is 16\\.3%: `),
     );
     expect(average).to.include('FY2023').and.include('FY2024');
+    // Net sales from 1,000 to 1,200 in one year.
+    expect(await answer(`What was ${company}'s revenue CAGR from FY2023 to FY2024?`)).to.match(
+      new RegExp(
+        `^${ticker}’s revenue CAGR for FY2023 to FY2024 is 20%: computed as \\(revenue in FY2024 / revenue in FY2023\\)\\^\\(1/1\\) - 1, `,
+      ),
+    );
     // (Net income 200 − dividends paid 40) / 200.
     expect(await answer(`What is ${company}'s FY2024 retention ratio?`)).to.match(/retention ratio .* is 80%: /);
     // A measure of something the statements do not hold is said to be missing, with no figure.

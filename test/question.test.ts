@@ -275,6 +275,13 @@ describe('question understanding', () => {
       expect(composed('What is the average net profit margin of Coca-Cola from FY2019 to FY2021?')?.formula).to.equal(
         'the mean over FY2019, FY2020, FY2021 of net margin',
       );
+      expect(
+        composed('What was the compound annual growth rate of Coca-Cola net sales from FY2019 to FY2022?'),
+      ).to.deep.equal({
+        name: 'net sales CAGR',
+        formula: '(revenue in FY2022 / revenue in FY2019)^(1/3) - 1',
+        unit: 'fraction',
+      });
       expect(composed("What is Coca-Cola's FY2022 earnings retention ratio?")?.formula).to.equal(
         '(net income - dividends paid) / net income',
       );

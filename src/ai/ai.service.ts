@@ -36,6 +36,7 @@ import {
 import { askedFacts } from './question/asked-facts';
 import { definedAnswer } from './question/defined-answer';
 import { screenAnswer } from './question/screen-answer';
+import { yearsSpanned } from '../understanding/defined-metric';
 import { findDocumentFacts, findStatementDocumentSources } from '../documents/document-facts.repository';
 import { findCompany } from '../companies/company.service';
 import type { Company } from '../companies/company.entity';
@@ -508,11 +509,9 @@ export class AiService {
     }
     if (reading.defined && known.length > 0) {
       // An average over years names its own years; another measure is of the period asked, else the newest stored.
-      const { expression } = reading.defined;
+      const spanned = yearsSpanned(reading.defined.expression);
       const period =
-        expression.kind === 'yearsAverage'
-          ? `FY${expression.years[expression.years.length - 1]}`
-          : (single?.label ?? companies[0]?.period ?? null);
+        spanned.length > 0 ? `FY${spanned[spanned.length - 1]}` : (single?.label ?? companies[0]?.period ?? null);
       const defined = period
         ? await definedAnswer(loaders, known[0], reading.defined, period, reading.text)
         : { text: `${known[0].ticker} has no stored statements to compute ${reading.defined.name} from.`, facts: [] };

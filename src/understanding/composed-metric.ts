@@ -3,6 +3,7 @@
  * - an amount's share of revenue: "COGS % margin", "D&A margin", "capex as a % of revenue", "SG&A to sales";
  * - a difference: "EBITDA less capex";
  * - an average over fiscal years: "the FY2018 - FY2020 3 year average net profit margin";
+ * - a compound annual growth rate over them: "revenue CAGR from FY2018 to FY2021";
  * - common measures the service lists under no ratio: the retention ratio, fixed asset turnover.
  * It is read into the expression a question's own definition gives, so it is evaluated and cited the same way, and
  * names the question defines ("Define unadjusted EBITDA as …") stand for their definitions.
@@ -29,6 +30,7 @@ const NAMED_FORMULAS: Array<{ names: RegExp; formula: string; unit: FactUnit }> 
 const SHARE_OF_REVENUE =
   /^\s*(?:margins?\b|(?:as an? )?(?:%|percent(?:age)?|share|proportion|ratio) of (?:total )?(?:net )?(?:revenues?|sales)\b|to (?:total )?(?:net )?(?:revenues?|sales)\b)/i;
 const LESS = /^\s+(?:less|minus)\s+$/i;
+const CAGR = /\b(?:cagr|compound(?:ed)? annual growth(?: rate)?)\b/i;
 /** "3 year average", "three-year average", "average". */
 const AVERAGE = /\b(?:(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)[- ]year )?average\b(?:\s+of\b)?/i;
 
@@ -60,6 +62,11 @@ export function formulaText(expression: Expression, nested = false): string {
   }
   if (expression.kind === 'yearsAverage')
     return `the mean over ${expression.years.map((year) => `FY${year}`).join(', ')} of ${formulaText(expression.expression)}`;
+  if (expression.kind === 'yearsGrowth') {
+    const [first, last] = [expression.years[0], expression.years[expression.years.length - 1]];
+    const inner = formulaText(expression.expression, true);
+    return `(${inner} in FY${last} / ${inner} in FY${first})^(1/${last - first}) - 1`;
+  }
   const text = `${formulaText(expression.left, true)} ${expression.operator} ${formulaText(expression.right, true)}`;
   return nested ? `(${text})` : text;
 }
@@ -101,6 +108,17 @@ function composed(
   return { expression: first.expression, unit: first.unit, end: first.end, composite: false };
 }
 
+/** "revenue CAGR", "the compound annual growth rate of net income": an amount's growth over the years named. */
+function compoundGrowth(text: string, named: Map<string, Expression>, years: number[]): DefinedMetric | null {
+  const said = CAGR.exec(text);
+  if (!said) return null;
+  const [part] = partsOf(text.replace(CAGR, ' '.repeat(said[0].length)), named);
+  if (!part || part.unit !== 'money') return null;
+  const expression: Expression = { kind: 'yearsGrowth', years, expression: part.expression };
+  const words = text.slice(part.start, part.end).trim();
+  return { name: `${words} CAGR`, formula: formulaText(expression), expression, unit: 'fraction', composed: true };
+}
+
 /**
  * The measure the question composes, or null when it asks for one stored field or ratio (or nothing known).
  * `named` holds the names the question's definitions define; `years` the fiscal years of the range it names, if any
@@ -112,6 +130,8 @@ export function composedMetric(
   years: number[] | null,
 ): DefinedMetric | null {
   const text = normalizeMetricText(question);
+  const growth = years && years.length > 1 ? compoundGrowth(text, named, years) : null;
+  if (growth) return growth;
   const average = years && years.length > 1 ? AVERAGE.exec(text) : null;
   const from = average ? average.index + average[0].length : 0;
   const rest = text.slice(from);

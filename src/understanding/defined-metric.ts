@@ -25,7 +25,14 @@ export type Expression =
   | FieldTerm
   | { kind: 'operation'; operator: '+' | '-' | '*' | '/'; left: Expression; right: Expression }
   /** The mean of an expression evaluated at each of these fiscal years ("the FY2018 - FY2020 3 year average"). */
-  | { kind: 'yearsAverage'; years: number[]; expression: Expression };
+  | { kind: 'yearsAverage'; years: number[]; expression: Expression }
+  /** Its compound annual growth from the first of these fiscal years to the last ("revenue CAGR from FY2018 to FY2021"). */
+  | { kind: 'yearsGrowth'; years: number[]; expression: Expression };
+
+/** The fiscal years an expression spans (an average or a growth over years), else none: it is of one period. */
+export function yearsSpanned(expression: Expression): number[] {
+  return expression.kind === 'yearsAverage' || expression.kind === 'yearsGrowth' ? expression.years : [];
+}
 
 export interface DefinedMetric {
   /** What the question calls it ("net working capital"). */

@@ -5,7 +5,7 @@
  */
 import type { Company } from '../../companies/company.entity';
 import type { StatementLoaders } from '../../statements/statement.loaders';
-import type { Expression, DefinedMetric, FieldTerm } from '../../understanding/defined-metric';
+import { yearsSpanned, type Expression, type DefinedMetric, type FieldTerm } from '../../understanding/defined-metric';
 import type { FactUnit } from '../../understanding/fact-unit';
 import { formatMoney, formatMultiple, formatPercent } from '../numbers';
 import { metricByKey } from '../../understanding/metrics';
@@ -62,6 +62,7 @@ export async function definedAnswer(
 ): Promise<DefinedAnswer> {
   const inputs: StatementFact[] = [];
   const missing: string[] = [];
+  let undefinedBecause: string | null = null;
   const valueAt = async (term: FieldTerm, label: string): Promise<number | null> => {
     const { metric } = term;
     const row = (
@@ -93,6 +94,19 @@ export async function definedAnswer(
       const values = await Promise.all(expression.years.map((year) => evaluate(expression.expression, `FY${year}`)));
       return values.some((v) => v === null) ? null : (values as number[]).reduce((a, b) => a + b, 0) / values.length;
     }
+    if (expression.kind === 'yearsGrowth') {
+      const [firstYear, lastYear] = [expression.years[0], expression.years[expression.years.length - 1]];
+      const [first, last] = await Promise.all(
+        [firstYear, lastYear].map((year) => evaluate(expression.expression, `FY${year}`)),
+      );
+      if (first === null || last === null) return null;
+      // Growth from zero or a loss has no rate.
+      if (first <= 0 || last <= 0) {
+        undefinedBecause = 'a compound growth rate needs a positive value at both ends';
+        return null;
+      }
+      return (last / first) ** (1 / (lastYear - firstYear)) - 1;
+    }
     if (expression.kind === 'field') {
       let labels = expression.years.map((year) => `FY${year}`);
       if (labels.length === 0) labels = expression.how === 'value' ? [at] : [periodBefore(at) ?? at, at];
@@ -111,7 +125,7 @@ export async function definedAnswer(
     return right === 0 ? null : left / right;
   };
   const value = await evaluate(defined.expression, period);
-  const years = defined.expression.kind === 'yearsAverage' ? defined.expression.years : [];
+  const years = yearsSpanned(defined.expression);
   const over = years.length > 0 ? `FY${years[0]} to FY${years[years.length - 1]}` : period;
   const whose = `${company.ticker}\u2019s ${defined.name} for ${over}`;
   const how = defined.composed ? '' : ' as the question defines it';
@@ -119,7 +133,7 @@ export async function definedAnswer(
     const why =
       missing.length > 0
         ? `the stored statements do not give ${[...new Set(missing)].join(', ')}`
-        : 'it divides by zero';
+        : (undefinedBecause ?? 'it divides by zero');
     return { text: `${whose}${how} is not available: ${why}.`, facts: [] };
   }
   const unit = defined.unit ?? unitOf(defined.expression, question);

@@ -10,7 +10,7 @@ import { figureAsk, type FigureAsk } from './asked-figure';
 import { strongTerms } from '../../understanding/figure-terms';
 import { separateInstructions } from './instructions';
 import { definitionGap, type DefinitionGap } from '../../understanding/definitions';
-import { definedMetric, definedNames, type DefinedMetric } from '../../understanding/defined-metric';
+import { definedMetric, definedNames, yearsSpanned, type DefinedMetric } from '../../understanding/defined-metric';
 import { composedMetric } from '../../understanding/composed-metric';
 import { screenAsk, type ScreenAsk } from './screen-ask';
 
@@ -175,7 +175,7 @@ function composedOf(text: string, reading: ParsedQuestion, instructions: string[
   // Without an average, one period: a series or a trailing sum of a composed measure is not answered as one figure.
   const onePeriod =
     period === null || period.kind === 'latest' || (period.kind === 'exact' && period.periods.length === 1);
-  return composed.expression.kind === 'yearsAverage' || onePeriod ? composed : null;
+  return yearsSpanned(composed.expression).length > 0 || onePeriod ? composed : null;
 }
 
 /**
