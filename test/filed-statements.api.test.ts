@@ -467,6 +467,15 @@ describe('statements read from a stored filing', function () {
       new RegExp(`^${ticker}’s 2 year average net profit margin for FY2023 to FY2024 is 16\\.3%: `),
     );
     expect(average).to.include('FY2023').and.include('FY2024');
+    // Written as the question asks: three decimals of the percentage; an amount in USD thousands.
+    expect(
+      await answer(`What is ${company}'s FY2024 COGS % margin? Round your answer to three decimal places.`),
+    ).to.match(/ is 58\.333%: /);
+    expect(
+      await answer(
+        `What is the FY2024 unadjusted EBITDA less capex for ${company}? Define unadjusted EBITDA as unadjusted operating income + depreciation and amortization. Answer in USD thousands.`,
+      ),
+    ).to.match(/ is \$220,000 thousand: /);
     // Net sales from 1,000 to 1,200 in one year.
     expect(await answer(`What was ${company}'s revenue CAGR from FY2023 to FY2024?`)).to.match(
       new RegExp(

@@ -44,6 +44,29 @@ export interface DefinedMetric {
   unit?: FactUnit;
   /** Composed by the service from the question's words ("COGS % margin"), not defined by the question. */
   composed?: boolean;
+  /** How the question asks the result to be written ("round to two decimal places", "in USD millions"). */
+  rounding?: Rounding;
+}
+
+export interface Rounding {
+  /** Decimals of the written figure (of the percentage for a share). */
+  decimals: number | null;
+  /** The scale an amount is asked in. */
+  scale: 'thousands' | 'millions' | 'billions' | null;
+}
+
+const DECIMAL_WORDS: Record<string, number> = { zero: 0, no: 0, one: 1, two: 2, three: 3, four: 4 };
+
+/** The rounding the question's instructions ask for: "Round your answer to two decimal places", "Answer in USD millions". */
+export function roundingAsked(instructions: string[]): Rounding {
+  const text = instructions.join(' ');
+  const places = /\bround(?:ed)?\b[^.]*?\b(\d|zero|no|one|two|three|four)\s+decimal(?:\s+places?)?/i.exec(text);
+  const scale = /\b(?:in|units of)\s+(?:usd|us\$|\$|dollars)?\s*(thousands|millions|billions)\b/i.exec(text);
+  const decimals = places ? (DECIMAL_WORDS[places[1].toLowerCase()] ?? Number(places[1])) : null;
+  return {
+    decimals: decimals !== null && Number.isInteger(decimals) ? decimals : null,
+    scale: scale ? (scale[1].toLowerCase() as Rounding['scale']) : null,
+  };
 }
 
 const OPERATOR_WORDS: Array<[RegExp, string]> = [

@@ -5,7 +5,13 @@
  */
 import type { Company } from '../../companies/company.entity';
 import type { StatementLoaders } from '../../statements/statement.loaders';
-import { yearsSpanned, type Expression, type DefinedMetric, type FieldTerm } from '../../understanding/defined-metric';
+import {
+  yearsSpanned,
+  type Expression,
+  type DefinedMetric,
+  type FieldTerm,
+  type Rounding,
+} from '../../understanding/defined-metric';
 import type { FactUnit } from '../../understanding/fact-unit';
 import { formatMoney, formatMultiple, formatPercent } from '../numbers';
 import { metricByKey } from '../../understanding/metrics';
@@ -35,10 +41,24 @@ function unitOf(expression: Expression, question: string): FactUnit {
   return 'money';
 }
 
-function written(value: number, unit: FactUnit, currency: string): string {
-  if (unit === 'days') return `${Number(value.toFixed(1)).toLocaleString('en-US')} days`;
-  if (unit === 'fraction') return formatPercent(value);
-  if (unit === 'multiple') return formatMultiple(value);
+const SCALE_OF: Record<NonNullable<Rounding['scale']>, number> = { thousands: 1e3, millions: 1e6, billions: 1e9 };
+
+/** A figure written to the decimals given: 2 → "1,234.50". */
+const fixed = (value: number, decimals: number) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+
+/** The result as the question asks it written (its decimals, an amount in its scale), else as the service writes it. */
+function written(value: number, unit: FactUnit, currency: string, rounding?: Rounding): string {
+  const decimals = rounding?.decimals ?? null;
+  if (unit === 'days') return `${fixed(value, decimals ?? 1)} days`;
+  if (unit === 'fraction') return decimals === null ? formatPercent(value) : `${fixed(value * 100, decimals)}%`;
+  if (unit === 'multiple') return decimals === null ? formatMultiple(value) : `${fixed(value, decimals)}x`;
+  if (rounding?.scale) {
+    const sign = value < 0 ? '-' : '';
+    const symbol = currency === 'USD' ? '$' : `${currency} `;
+    const size = Math.abs(value) / SCALE_OF[rounding.scale];
+    return `${sign}${symbol}${decimals === null ? size.toLocaleString('en-US', { maximumFractionDigits: 2 }) : fixed(size, decimals)} ${rounding.scale.slice(0, -1)}`;
+  }
   return formatMoney(value, currency);
 }
 
@@ -150,7 +170,7 @@ export async function definedAnswer(
   const listed = inputs.map((fact) => `${fact.label} ${fact.period} ${writtenInput(fact, company.currency)}`);
   const computedAs = defined.composed ? `computed as ${defined.formula}` : `\u201c${defined.formula}\u201d`;
   return {
-    text: `${whose}${how ? `,${how},` : ''} is ${written(value, unit, company.currency)}: ${computedAs}, from ${listed.join(', ')}.`,
+    text: `${whose}${how ? `,${how},` : ''} is ${written(value, unit, company.currency, defined.rounding)}: ${computedAs}, from ${listed.join(', ')}.`,
     facts: [result, ...inputs],
   };
 }

@@ -10,7 +10,13 @@ import { figureAsk, type FigureAsk } from './asked-figure';
 import { strongTerms } from '../../understanding/figure-terms';
 import { separateInstructions } from './instructions';
 import { definitionGap, type DefinitionGap } from '../../understanding/definitions';
-import { definedMetric, definedNames, yearsSpanned, type DefinedMetric } from '../../understanding/defined-metric';
+import {
+  definedMetric,
+  definedNames,
+  roundingAsked,
+  yearsSpanned,
+  type DefinedMetric,
+} from '../../understanding/defined-metric';
 import { composedMetric } from '../../understanding/composed-metric';
 import { screenAsk, type ScreenAsk } from './screen-ask';
 
@@ -152,9 +158,11 @@ export function parseQuestion(
         ? screenAsk(text)
         : null,
   };
-  const defined = composedOf(text, reading, instructions) ?? asksDefined(text, companies, instructions);
-  if (defined && companies.length > 0)
+  const found = composedOf(text, reading, instructions) ?? asksDefined(text, companies, instructions);
+  if (found && companies.length > 0) {
+    const defined = { ...found, rounding: roundingAsked(instructions) };
     return { ...reading, intent: 'value', unknownCompany, figure: null, definitionGap: null, defined };
+  }
   if (unknownCompany && !narrows && figure) return { ...reading, unknownCompany, figure: null };
   return reading;
 }
