@@ -429,7 +429,10 @@ function sentenceFacts(text: string, document: DocumentPeriod): ExtractedFact[] 
   return facts;
 }
 
-/** Every figure a document's text states, in the text's order, each once (the same label, context, period and value). */
+/**
+ * Every figure a document's text states, in the text's order, each once (the same label, context, period and value
+ * on the same line text): a statement and its summary elsewhere in the report both keep their rows.
+ */
 export function extractFacts(content: string, document: DocumentPeriod): ExtractedFact[] {
   // A page break (form feed) is a line of its own: a table never runs on across pages.
   const text = content.replace(/\f/g, '\n\f\n');
@@ -439,7 +442,7 @@ export function extractFacts(content: string, document: DocumentPeriod): Extract
   );
   const seen = new Set<string>();
   return all.filter((fact) => {
-    const key = `${fact.label.toLowerCase()}|${fact.context.toLowerCase()}|${fact.period}|${fact.value}`;
+    const key = `${fact.label.toLowerCase()}|${fact.context.toLowerCase()}|${fact.period}|${fact.value}|${fact.source}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -310,7 +310,8 @@ const RATIO_METRICS: MetricNames[] = RATIO_DEFINITIONS.map((definition) => {
   return {
     key: definition.key,
     source: 'ratio' as const,
-    label: label.charAt(0).toLowerCase() + label.slice(1),
+    // "Gross margin" reads "gross margin" in prose; an acronym keeps its capitals ("EBITDA margin").
+    label: /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label,
     unit: ratioUnit(definition.key, definition.category),
     flow: false,
     names,
