@@ -70,6 +70,9 @@ describe('statement tables and labels (unit)', () => {
     expect(fieldOfLabel('income', 'Total Revenues')?.field).to.equal('revenue');
     // The parent's share of earnings, not the one of other holders, whatever words come between.
     expect(fieldOfLabel('income', 'Net earnings attributable to General Mills')?.field).to.equal('netIncome');
+    expect(fieldOfLabel('income', 'Net earnings attributable to Best Buy Co., Inc. shareholders')?.field).to.equal(
+      'netIncome',
+    );
     expect(fieldOfLabel('income', 'Net earnings attributable to redeemable and noncontrolling interests')).to.equal(
       null,
     );
@@ -93,6 +96,10 @@ describe('statement tables and labels (unit)', () => {
       'Total assets  $  14,535,556  $  12,697,246',
       'Total current liabilities  3,527,457  2,811,635',
       '',
+      'Consolidated Statements of Earnings',
+      'Fiscal Years Ended January 28, 2017 January 30, 2016',
+      'Revenue  $  39,403  $  39,528',
+      '',
       'Consolidated Statements of Operations',
       'In millions, except per share amounts  2018  2017',
       'Total revenues  194,579  184,786',
@@ -105,10 +112,15 @@ describe('statement tables and labels (unit)', () => {
     expect(facts.filter((fact) => fact.label === 'Total revenues').map((fact) => fact.value)).to.deep.equal([
       194_579_000_000, 184_786_000_000,
     ]);
+    // Full dates head the columns, also one space apart.
+    expect(facts.filter((fact) => fact.label === 'Revenue').map((fact) => [fact.period, fact.value])).to.deep.equal([
+      ['FY2017', 39_403_000],
+      ['FY2016', 39_528_000],
+    ]);
     // "(1)" marks a footnote: the first column keeps its own value.
-    expect(facts.find((fact) => fact.label === 'Total assets' && fact.value > 0 && fact.line === 12)?.value).to.equal(
-      10_202_871_000_000,
-    );
+    expect(
+      facts.filter((fact) => fact.label === 'Total assets' && fact.value > 1e12).map((fact) => fact.value),
+    ).to.deep.equal([10_202_871_000_000, 7_042_500_000_000]);
   });
 
   it('takes a statement from one table of a report, never mixing in a subsidiary’s statement of the same period', () => {

@@ -56,6 +56,22 @@ const PAGE_BREAK = '\f';
 const MONTH = String.raw`(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?`;
 /** A line of month-and-day column labels only: "December 1,  December 2,", "June 30, June 30". */
 const COLUMN_DATES = new RegExp(String.raw`^(?:${MONTH}\s+\d{1,2},?\s*){1,4}$`, 'i');
+/** A full date heading a column: "January 28, 2017". */
+const DATE_CELL = new RegExp(String.raw`\b${MONTH}\s+\d{1,2},?\s+(?:19|20)\d{2}\b`, 'gi');
+
+/**
+ * The cells of a header line. Dates stay whole, also when one space parts them ("Fiscal Years Ended January 28, 2017
+ * January 30, 2016"), and columns a PDF tool spaced apart stay apart.
+ */
+function headerCells(text: string): string[] {
+  if (text.includes(' | ')) return cellsOf(text);
+  const dates = text.match(DATE_CELL);
+  if (dates && dates.length >= 2) {
+    const before = text.slice(0, text.search(DATE_CELL)).trim();
+    return before ? [before, ...dates] : dates;
+  }
+  return /\S\s{2,}\S/.test(text) ? text.trim().split(/\s{2,}/) : cellsOf(text);
+}
 const LEADS_INTO_A_NUMBER = /^(?:and|of|or|to|at|from|by|than|between|over|under)$/i;
 
 /** Cells of a line: " | " cells, or for a text-layout row its label and the run of numbers that ends it. */
@@ -102,7 +118,7 @@ interface Header {
 function headerOf(line: string, spans: ColumnSpan[], document: DocumentPeriod, scale: FactScale | null): Header | null {
   const text = line.replace(/\b(Fiscal|FY)\s+(?=(?:19|20)\d{2})/gi, '');
   // Columns a PDF tool spaced apart keep their dates whole ("Fiscal Years Ended  January 28, 2017  January 30, 2016").
-  const cells = /\S\s{2,}\S/.test(text) && !text.includes(' | ') ? text.trim().split(/\s{2,}/) : cellsOf(text);
+  const cells = headerCells(text);
   const years = cells.map((cell) => YEAR_CELL.exec(cell)?.[1] ?? null);
   // Columns of one year each are periods; one year over every column heads columns of another kind (segments).
   const yearCount = new Set(years.filter(Boolean)).size;

@@ -27,6 +27,8 @@ function normalized(label: string): string {
     .replace(/\s*\((?:pp&e|ppe)\)/g, '')
     .replace(/[\s:*]+$/, '')
     .replace(/\s+/g, ' ')
+    // A company's legal form is part of its name, not a clause: "Best Buy Co., Inc. shareholders".
+    .replace(/,(?= (?:inc|co|corp|ltd|llc|plc|n\.v|s\.a)\b)/g, '')
     .trim();
 }
 
