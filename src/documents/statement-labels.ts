@@ -19,17 +19,19 @@ export function statementKindOf(context: string): StatementKind | null {
 
 /** A row label as compared: lower case, plain apostrophes and dashes, no footnote marks or trailing colon. */
 function normalized(label: string): string {
-  return label
-    .toLowerCase()
-    .replace(/[’‘`]/g, "'")
-    .replace(/\s*[—–]\s*/g, ', ')
-    .replace(/\s*\((?:\d|[a-z])\)\s*$/, '')
-    .replace(/\s*\((?:pp&e|ppe)\)/g, '')
-    .replace(/[\s:*]+$/, '')
-    .replace(/\s+/g, ' ')
-    // A company's legal form is part of its name, not a clause: "Best Buy Co., Inc. shareholders".
-    .replace(/,(?= (?:inc|co|corp|ltd|llc|plc|n\.v|s\.a)\b)/g, '')
-    .trim();
+  return (
+    label
+      .toLowerCase()
+      .replace(/[’‘`]/g, "'")
+      .replace(/\s*[—–]\s*/g, ', ')
+      .replace(/\s*\((?:\d|[a-z])\)\s*$/, '')
+      .replace(/\s*\((?:pp&e|ppe)\)/g, '')
+      .replace(/[\s:*]+$/, '')
+      .replace(/\s+/g, ' ')
+      // A company's legal form is part of its name, not a clause: "Best Buy Co., Inc. shareholders".
+      .replace(/,(?= (?:inc|co|corp|ltd|llc|plc|n\.v|s\.a)\b)/g, '')
+      .trim()
+  );
 }
 
 /** One field's patterns, best first: a label matched by an earlier pattern wins over one matched by a later. */
