@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import { refusedOrThrow } from '../../lib/refusal';
 import { ServiceRefusal } from '../components/service-refusal';
+import { CompanyCells, CompanyHeaders } from '../components/company-cells';
+import { Pager } from '../components/pager';
 import { allCompanies, type Company } from '../../lib/service';
 import { listHref, parseListQuery, selectCompanies, SORTS } from '../../lib/company-list';
 
@@ -68,38 +70,19 @@ export default async function CompaniesPage({
           </caption>
           <thead>
             <tr>
-              <th scope="col">Ticker</th>
-              <th scope="col">Name</th>
-              <th scope="col" className="hide-narrow">
-                Sector
-              </th>
+              <CompanyHeaders />
             </tr>
           </thead>
           <tbody>
             {rows.map((c) => (
               <tr key={c.id}>
-                <td>
-                  <a href={`/companies/${encodeURIComponent(c.ticker)}`}>{c.ticker}</a>
-                </td>
-                <td>{c.name}</td>
-                <td className="hide-narrow">{c.sector}</td>
+                <CompanyCells company={c} />
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages">
-        {page > 1 && (
-          <a href={listHref(query, { page: page - 1 })} rel="prev">
-            ← Previous
-          </a>
-        )}
-        {page < pages && (
-          <a href={listHref(query, { page: page + 1 })} rel="next">
-            Next →
-          </a>
-        )}
-      </nav>
+      <Pager page={page} pages={pages} href={(to) => listHref(query, { page: to })} />
     </>
   );
 }

@@ -2,6 +2,8 @@ import type { Metadata } from 'next';
 import { InvalidRequestError } from '@financial-insights/sdk';
 import { refusedOrThrow } from '../../lib/refusal';
 import { ServiceRefusal } from '../components/service-refusal';
+import { CompanyCells, CompanyHeaders } from '../components/company-cells';
+import { Pager } from '../components/pager';
 import { ratioDefinitions, screen, type RatioDefinition, type ScreenRow } from '../../lib/service';
 import { visitorAddress } from '../../lib/visitor';
 import { formatMoney, formatRatio } from '../../lib/format';
@@ -117,11 +119,7 @@ export default async function ScreenerPage({
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Ticker</th>
-                  <th scope="col">Name</th>
-                  <th scope="col" className="hide-narrow">
-                    Sector
-                  </th>
+                  <CompanyHeaders />
                   <th scope="col">Period</th>
                   {fields.map((field) => (
                     <th key={field} scope="col" className="num">
@@ -133,11 +131,7 @@ export default async function ScreenerPage({
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.id}>
-                    <td>
-                      <a href={`/companies/${encodeURIComponent(row.ticker)}`}>{row.ticker}</a>
-                    </td>
-                    <td>{row.name}</td>
-                    <td className="hide-narrow">{row.sector}</td>
+                    <CompanyCells company={row} />
                     <td>{row.period}</td>
                     {row.values.map(({ field, value }) => (
                       <td key={field} className="num">
@@ -149,18 +143,7 @@ export default async function ScreenerPage({
               </tbody>
             </table>
           </div>
-          <nav className="pager" aria-label="Pages">
-            {query.page > 1 && (
-              <a href={screenHref(query, { page: query.page - 1 })} rel="prev">
-                ← Previous
-              </a>
-            )}
-            {query.page < pages && (
-              <a href={screenHref(query, { page: query.page + 1 })} rel="next">
-                Next →
-              </a>
-            )}
-          </nav>
+          <Pager page={query.page} pages={pages} href={(to) => screenHref(query, { page: to })} />
         </>
       )}
     </>
