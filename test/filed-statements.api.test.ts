@@ -158,6 +158,30 @@ describe('statement tables and labels (unit)', () => {
     expect(balance?.values.totalAssets).to.equal(undefined);
   });
 
+  it('cites a value a later report shows unchanged from the report of its own period, a restated one from the later', () => {
+    const report = (period: string, documentId: number, lines: string[]) =>
+      extractFacts(['CONSOLIDATED BALANCE SHEETS', ...lines].join('\n'), documentPeriod(period)).map((fact, id) => ({
+        ...fact,
+        id: documentId * 100 + id,
+        companyId: 1,
+        documentId,
+        chunkId: 1,
+        title: `10-K ${period}`,
+        docType: '10-K',
+        documentPeriod: period,
+        page: 40 + documentId,
+        documentDate: `${period.slice(2)}-12-31`,
+      }));
+    const facts = [
+      ...report('FY2023', 1, ['(In millions)  2023  2022', 'Total assets  1,350  1,200', 'Accounts payable  140  120']),
+      ...report('FY2024', 2, ['(In millions)  2024  2023', 'Total assets  1,500  1,350', 'Accounts payable  150  145']),
+    ];
+    const sources = filedStatements(facts, 12).sources.filter((s) => s.period === 'FY2023');
+    const of = (field: string) => sources.find((s) => s.field === field);
+    expect(of('totalAssets')).to.include({ value: 1_350_000_000, documentId: 1, page: 41, restated: false });
+    expect(of('accountsPayable')).to.include({ value: 145_000_000, documentId: 2, page: 42, restated: true });
+  });
+
   it('reads the question apart from the instructions written around it', () => {
     expect(
       separateInstructions(

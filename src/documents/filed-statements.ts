@@ -125,24 +125,30 @@ export function filedStatements(facts: StoredDocumentFact[], fiscalYearEndMonth:
             ? taxSign * fact.value
             : fact.value;
       statement.values[field] = value;
+      // An older report that showed another value for the same line: the newer one restated it.
+      const restated = older.some((fields) => {
+        const earlier = fields.get(field);
+        return earlier !== undefined && earlier.fact.value !== fact.value;
+      });
+      // A value a later report shows unchanged is cited from the report of its own period, where it was first filed.
+      const own = restated
+        ? undefined
+        : older.map((fields) => fields.get(field)?.fact).find((earlier) => earlier?.documentPeriod === period);
+      const cited = own ?? fact;
       sources.push({
         statement: kind,
         period,
         field,
         value,
         reportedValue: fact.value,
-        concept: fact.label,
+        concept: cited.label,
         accession: null,
-        form: fact.docType,
-        filed: fact.documentDate,
+        form: cited.docType,
+        filed: cited.documentDate,
         derived: false,
-        // An older report that showed another value for the same line: the newer one restated it.
-        restated: older.some((fields) => {
-          const earlier = fields.get(field);
-          return earlier !== undefined && earlier.fact.value !== fact.value;
-        }),
-        documentId: fact.documentId,
-        page: fact.page,
+        restated,
+        documentId: cited.documentId,
+        page: cited.page,
       });
     }
     statements.push(statement);
