@@ -252,28 +252,35 @@ function nameIndex(directory: CompanyRef[]): NameIndex {
     index.phrases.set(phrase, entries);
     index.longest = Math.max(index.longest, phrase.split(' ').length);
   };
-  const brands = Object.entries(BRANDS).map(([brand, target]) => ({ phrase: normalizeWords(brand), target }));
+  // Companies by their whole core name and by the first words of a longer one, for the brands below.
+  const byCore = new Map<string, CompanyRef[]>();
+  const byBeginning = new Map<string, CompanyRef[]>();
+  const push = (map: Map<string, CompanyRef[]>, key: string, company: CompanyRef) => {
+    const held = map.get(key);
+    if (held) held.push(company);
+    else map.set(key, [company]);
+  };
   for (const company of directory) {
     const ticker = company.ticker.trim().toUpperCase();
-    if (ticker.length >= 2) index.tickers.set(ticker, [...(index.tickers.get(ticker) ?? []), company]);
+    if (ticker.length >= 2) push(index.tickers, ticker, company);
     const core = coreName(company.name);
     add(core, company, Strength.Name);
+    push(byCore, core, company);
     const words = core.split(' ');
     if (words[0].length >= 5 && !GENERIC_WORDS.has(words[0]) && words.length > 1)
       add(words[0], company, Strength.FirstWord);
-    // The first words of a longer name, as people shorten it ("First Citizens", "Delta Air").
-    for (let count = 2; count < words.length; count += 1) {
+    for (let count = 1; count < words.length; count += 1) {
       const prefix = words.slice(0, count);
-      if (!JOINING_WORDS.has(prefix[count - 1]) && !prefix.every((word) => GENERIC_WORDS.has(word)))
+      push(byBeginning, prefix.join(' '), company);
+      // The first words of a longer name, as people shorten it ("First Citizens", "Delta Air").
+      if (count >= 2 && !JOINING_WORDS.has(prefix[count - 1]) && !prefix.every((word) => GENERIC_WORDS.has(word)))
         add(prefix.join(' '), company, Strength.FirstWord);
     }
   }
   // A brand names the company of exactly its registered name; failing that, those whose name begins with it.
-  for (const brand of brands) {
-    const exact = directory.filter((company) => coreName(company.name) === brand.target);
-    const named = exact.length > 0 ? exact : directory.filter((c) => coreName(c.name).startsWith(`${brand.target} `));
-    for (const company of named) add(brand.phrase, company, Strength.Name);
-  }
+  for (const [brand, target] of Object.entries(BRANDS))
+    for (const company of byCore.get(target) ?? byBeginning.get(target) ?? [])
+      add(normalizeWords(brand), company, Strength.Name);
   indexes.set(directory, index);
   return index;
 }
@@ -340,9 +347,7 @@ function better(a: Candidate, b: Candidate): number {
  */
 export function findCompanies(question: string, directory: CompanyRef[]): CompanyMention[] {
   const normalized = normalizeWords(question);
-  const candidates = candidatesOf(question, normalized, nameIndex(directory)).sort(
-    (a, b) => a.at - b.at || better(a, b),
-  );
+  const candidates = candidatesOf(question, normalized, nameIndex(directory));
   const found = new Map<number, CompanyMention>();
   const taken: Array<[number, number]> = [];
   // The best reading of each stretch of words first; words inside a reading taken name nothing else.
