@@ -1,12 +1,9 @@
 import { expect } from 'chai';
 import { createClient } from 'graphql-sse';
 import { app } from './helpers/shared-app';
-import { graphql, request } from './helpers/http';
+import { graphql, request, post } from './helpers/http';
 import { postForEvents } from './helpers/sse';
 import { keysFor } from './helpers/keys';
-
-const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function companyByTicker(ticker: string): Promise<{ id: number; name: string }> {
   const { body } = await graphql(

@@ -1,10 +1,7 @@
 import { expect } from 'chai';
-import { get, graphql, request } from './helpers/http';
+import { get, graphql, request, post } from './helpers/http';
 import { chunkPages } from '../src/search/chunker';
 import { extractText } from '../src/search/text-extraction';
-
-const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function companyId(ticker: string): Promise<number> {
   const { body } = await get(`/v1/companies?ticker=${ticker}`);

@@ -1,8 +1,5 @@
 import { expect } from 'chai';
-import { graphql, request, requestAs } from './helpers/http';
-
-const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+import { graphql, request, requestAs, post } from './helpers/http';
 
 const DOCUMENT_FIELDS =
   'id companyId ticker title docType period publishedAt sourceUrl chunkCount charCount createdAt passages { chunkId content }';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
-import { request, requestAs } from './helpers/http';
+import { request, requestAs, post } from './helpers/http';
 import { createTestKeys } from './helpers/keys';
 import { startTestApp, TARGET } from './helpers/test-app';
 import { CHUNKS_PER_TRANSACTION, ingestDocument, type IngestResult } from '../src/search/ingestion.service';
@@ -8,9 +8,6 @@ import { ProviderModel } from '../src/search/embedding-models';
 import type { Embedder } from '../src/search/embedder';
 import { OneAtATime } from '../src/shared/one-at-a-time';
 import { filingText } from '../bench/faults/drills/big-ingest';
-
-const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);

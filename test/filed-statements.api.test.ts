@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
-import { get, graphql, request, requestAs } from './helpers/http';
+import { get, graphql, request, requestAs, post } from './helpers/http';
 import { importCompanyFacts } from '../src/sec/companyfacts';
 import { storeImport } from '../src/sec/sec-store';
 import { fieldOfLabel, statementKindOf } from '../src/documents/statement-labels';
@@ -440,11 +440,7 @@ describe('statements read from a stored filing', function () {
 
   it('answer a metric the question defines as defined: the result first, the formula and each input with its period', async () => {
     const chat = async (content: string) => {
-      const response = await requestAs('analyst', '/v1/ai/chat', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ stream: false, messages: [{ role: 'user', content }] }),
-      });
+      const response = await post('/v1/ai/chat', { stream: false, messages: [{ role: 'user', content }] }, 'analyst');
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       return response.body.data;
     };
@@ -475,11 +471,7 @@ describe('statements read from a stored filing', function () {
 
   it('answer a measure the question composes of known ones: a share of revenue, a difference, an average over years', async () => {
     const answer = async (content: string) => {
-      const response = await requestAs('analyst', '/v1/ai/chat', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ stream: false, messages: [{ role: 'user', content }] }),
-      });
+      const response = await post('/v1/ai/chat', { stream: false, messages: [{ role: 'user', content }] }, 'analyst');
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       expect(response.body.data.grounding.numbers_unsupported, response.body.data.answer).to.equal(0);
       return response.body.data.answer as string;

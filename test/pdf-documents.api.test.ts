@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
-import { get, graphql, request } from './helpers/http';
+import { get, graphql, post } from './helpers/http';
 import { runCli } from './helpers/cli';
 import { keysFor } from './helpers/keys';
 import { makePdf, type PdfLine } from './helpers/pdf';
@@ -12,9 +12,6 @@ import { CHUNKS_PER_TRANSACTION, ingestDocument } from '../src/search/ingestion.
 import { ProviderModel } from '../src/search/embedding-models';
 import type { Embedder } from '../src/search/embedder';
 import { OneAtATime } from '../src/shared/one-at-a-time';
-
-const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { get, graphql, requestAs } from './helpers/http';
+import { get, graphql, post } from './helpers/http';
 import type { ScreenRow as Row } from '../sdk/typescript/src/types';
 
 /** A statement's or ratios' data as a route answers it: figures by snake_case name (and the period's label). */
@@ -216,11 +216,7 @@ describe('REST /v1/screener and GraphQL screen', () => {
 describe('the analyst answers questions about the whole market with the screener', function () {
   this.timeout(60_000);
   const ask = async (content: string) => {
-    const response = await requestAs('analyst', '/v1/ai/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ stream: false, messages: [{ role: 'user', content }] }),
-    });
+    const response = await post('/v1/ai/chat', { stream: false, messages: [{ role: 'user', content }] }, 'analyst');
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     const data = response.body.data as {
       answer: string;

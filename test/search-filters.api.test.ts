@@ -1,12 +1,9 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
-import { graphql, request } from './helpers/http';
+import { graphql, post } from './helpers/http';
 import { postingsOfTopChunks, termStatistics, type Posting } from '../src/search/search-index.repository';
 import { warmSearchIndex } from '../src/search/search-warmup.repository';
 import { createLogger } from '../src/shared/logger';
-
-const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
-import { graphql, request } from './helpers/http';
+import { graphql, request, post } from './helpers/http';
 import { TARGET } from './helpers/test-app';
 import { ingestDocument, MAX_DOCUMENT_CHARS } from '../src/search/ingestion.service';
 import { MAX_TERM_LENGTH } from '../src/search/terms';
@@ -8,9 +8,6 @@ import type { Embedder } from '../src/search/embedder';
 import { ProviderModel } from '../src/search/embedding-models';
 import { RRF_K } from '../src/search/fusion';
 import { HYBRID_WEIGHTS, POPULATION_WEIGHTS } from '../src/search/search.service';
-
-const post = (path: string, body: unknown) =>
-  request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);

@@ -20,7 +20,8 @@ export interface NumberMention {
   printedTolerance: number;
 }
 
-const SCALES: Record<string, number> = {
+/** Scale words and letters written after a figure ("million", "bn", "B"), lower case. */
+export const SCALES: Record<string, number> = {
   thousand: 1e3,
   k: 1e3,
   million: 1e6,

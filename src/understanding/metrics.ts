@@ -360,12 +360,12 @@ export interface MetricMention {
   asMargin: boolean;
 }
 
+/** "EBITDA % margin", "COGS % margin": the sign names no other metric; read as "EBITDA margin". */
+export const withoutMarginSign = (text: string) => text.replace(/\s*%\s*(?=margin\b)/gi, ' ');
+
 /** The text as metrics are read in it: possessives and apostrophes dropped, "% margin" read as "margin". */
 export function normalizeMetricText(text: string): string {
-  return text
-    .replace(/[’']s\b/g, '')
-    .replace(/[’']/g, '')
-    .replace(/\s*%\s*(?=margin\b)/gi, ' ');
+  return withoutMarginSign(text.replace(/[’']s\b/g, '').replace(/[’']/g, ''));
 }
 
 /** Every metric mention of a text (as `normalizeMetricText` writes it), in order, the longest name winning. */

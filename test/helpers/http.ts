@@ -33,6 +33,17 @@ export function request<T = any>(path: string, init: RequestInit = {}, baseUrl =
 
 export const get = <T = any>(path: string) => request<T>(path);
 
+/** POSTs a JSON body to a service (the shared one by default) as `as` (an admin key unless said otherwise). */
+export function post<T = any>(
+  path: string,
+  body: unknown,
+  as: Role | null = 'admin',
+  baseUrl = app().url,
+): Promise<JsonResponse<T>> {
+  const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  return requestAs<T>(as, path, init, baseUrl);
+}
+
 /** POSTs a GraphQL operation to /graphql. */
 export function graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<JsonResponse<T>> {
   return request<T>('/graphql', {

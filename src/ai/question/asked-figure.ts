@@ -5,7 +5,7 @@
  * period, the metric's own name and the words of asking are set aside. A narrowed metric is never the stored total.
  */
 import { coreName, findCompanies, normalizeWords, type CompanyRef } from '../../understanding/companies';
-import { metricNames, type Metric } from '../../understanding/metrics';
+import { metricNames, withoutMarginSign, type Metric } from '../../understanding/metrics';
 import { strongTerms } from '../../understanding/figure-terms';
 import { periodMentions } from './periods';
 
@@ -129,10 +129,7 @@ export function figureAsk(
   options: { followUp?: boolean } = {},
 ): FigureAsk | null {
   // "EBITDA % margin" names the metric "EBITDA margin", as the metric reader reads it.
-  const lower = text
-    .replace(/[\u2019']s\b/g, '')
-    .replace(/s[\u2019'](?=\s|$)/g, 's')
-    .replace(/\s*%\s*(?=margin\b)/gi, ' ');
+  const lower = withoutMarginSign(text.replace(/[\u2019']s\b/g, '').replace(/s[\u2019'](?=\s|$)/g, 's'));
   const { rest, measure, named } = takeMetricNames(withoutCompaniesAndPeriods(lower, companies), metrics);
   const words = rest
     .split(/[^A-Za-z0-9&.-]+/)

@@ -5,6 +5,7 @@
  * answers over every stored company.
  */
 import { metricMentions, normalizeMetricText, type Metric } from '../../understanding/metrics';
+import { SCALES } from '../numbers';
 
 export interface ScreenCondition {
   metric: Metric;
@@ -49,16 +50,6 @@ const OPERATOR: Record<string, ScreenCondition['op']> = {
   'lower than': '<',
   'at most': '<=',
 };
-const SCALE: Record<string, number> = {
-  billion: 1e9,
-  bn: 1e9,
-  b: 1e9,
-  million: 1e6,
-  mn: 1e6,
-  m: 1e6,
-  thousand: 1e3,
-  k: 1e3,
-};
 
 /** A written figure in the metric's stored unit: a share as a fraction ("60%", or a bare 60 for a margin). */
 function storedValue(metric: Metric, figure: string, unit: string | undefined): number {
@@ -66,7 +57,7 @@ function storedValue(metric: Metric, figure: string, unit: string | undefined): 
   const word = unit?.toLowerCase();
   if (metric.unit === 'fraction')
     return word === '%' || word === 'percent' || Math.abs(number) > 1.5 ? number / 100 : number;
-  if (metric.unit === 'money' && word && SCALE[word]) return number * SCALE[word];
+  if (metric.unit === 'money' && word && SCALES[word]) return number * SCALES[word];
   return number;
 }
 
