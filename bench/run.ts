@@ -18,6 +18,8 @@
  *   npm run bench -- --quick      1 round × 3 s, no soak: for iteration (about 2 minutes a database)
  *   npm run bench -- --soak       also the soak in a quick run; --no-soak skips it in a full run
  *   npm run bench -- --json       the same figures as one JSON object on stdout
+ *   npm run bench -- --pages statement   only the pages whose name contains the text, without the flood, the two
+ *                                 instances and the soak: for measuring one change to one page
  *   BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_SOAK_SECONDS=60   override the lengths
  *   DATABASE_URL=postgres://...   also on that server (after the embedded database), in a database created for the
  *                                 run and dropped after it; the two-instance figure needs it
@@ -70,6 +72,8 @@ interface BenchOptions {
   serverUrl: string | null;
   /** The bench server script of another build of the service, timed beside this one; null for none. */
   baseline: string | null;
+  /** Only the pages whose name contains this text (and none of the other scenarios); null for all. */
+  pages: string | null;
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, minimum: number): number {
@@ -95,11 +99,16 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
   const flags = ['--json', '--quick', '--soak', '--no-soak'];
   const baselineAt = argv.indexOf('--baseline');
   const baseline = baselineAt >= 0 ? baselineScript(argv[baselineAt + 1]) : null;
-  const unknown = argv.find(
-    (arg, i) => !flags.includes(arg) && !(baselineAt >= 0 && (i === baselineAt || i === baselineAt + 1)),
-  );
+  const pagesAt = argv.indexOf('--pages');
+  const pages = pagesAt >= 0 ? (argv[pagesAt + 1] ?? '') : null;
+  if (pages === '' || pages?.startsWith('--'))
+    throw new BenchError('--pages needs a part of a page name, e.g. statement');
+  const valued = new Set([baselineAt, pagesAt].filter((at) => at >= 0).flatMap((at) => [at, at + 1]));
+  const unknown = argv.find((arg, i) => !flags.includes(arg) && !valued.has(i));
   if (unknown !== undefined)
-    throw new BenchError(`unknown argument "${unknown}" (flags: ${flags.join(', ')}, --baseline <dir>)`);
+    throw new BenchError(
+      `unknown argument "${unknown}" (flags: ${flags.join(', ')}, --baseline <dir>, --pages <part of a page name>)`,
+    );
   const quick = argv.includes('--quick');
   const soak = argv.includes('--no-soak') ? false : quick ? argv.includes('--soak') : true;
   return {
@@ -111,6 +120,7 @@ function readOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptions {
     soakSeconds: soak ? wholeNumber(env, 'BENCH_SOAK_SECONDS', 300, SOAK_SAMPLE_SECONDS) : 0,
     serverUrl: env.DATABASE_URL?.trim() || null,
     baseline,
+    pages,
   };
 }
 
@@ -742,7 +752,8 @@ interface DatabaseReport {
   figures: TargetFigures[];
   /** The service's targets, as ratios measured in this run. */
   targets: Array<{ goal: string; ratio: number; met: boolean }>;
-  flood: FloodFigures;
+  /** null when only some pages were measured. */
+  flood: FloodFigures | null;
   /** Only on a PostgreSQL server: two instances on PGlite would share its one session. */
   twoInstances: TwoInstanceFigures | null;
   soak: SoakSample[];
@@ -795,18 +806,19 @@ function goals(figures: TargetFigures[], kind: BenchDatabase['kind']): DatabaseR
       at: 1.5,
       atMost: true,
     });
-  const restList = find(list, 'service REST') as TargetFigures;
-  const graphqlList = find(list, 'service GraphQL') as TargetFigures;
-  rows.push(
-    { goal: 'REST list ≥ 0.5× bare', ratio: restList.ratioToBare, at: 0.5 },
-    // Cost as CPU per request: the facade may add at most a fifth to the same operation sent to /graphql.
-    {
-      goal: 'REST list CPU ≤ 1.2× GraphQL list CPU',
-      ratio: restList.cpuMsPerRequest / graphqlList.cpuMsPerRequest,
-      at: 1.2,
-      atMost: true,
-    },
-  );
+  const restList = find(list, 'service REST');
+  const graphqlList = find(list, 'service GraphQL');
+  if (restList && graphqlList)
+    rows.push(
+      { goal: 'REST list ≥ 0.5× bare', ratio: restList.ratioToBare, at: 0.5 },
+      // Cost as CPU per request: the facade may add at most a fifth to the same operation sent to /graphql.
+      {
+        goal: 'REST list CPU ≤ 1.2× GraphQL list CPU',
+        ratio: restList.cpuMsPerRequest / graphqlList.cpuMsPerRequest,
+        at: 1.2,
+        atMost: true,
+      },
+    );
   return rows.map(({ goal, ratio, at, atMost }) => ({ goal, ratio, met: atMost ? ratio <= at : ratio >= at }));
 }
 
@@ -877,14 +889,17 @@ function formatDatabase(report: DatabaseReport): string[] {
     'targets, as ratios of this run:',
     ...report.targets.map((t) => `  ${t.met ? 'met    ' : 'not met'}  ${t.goal}: ${t.ratio.toFixed(2)}×`),
     ...baselineLines,
-    '',
-    `parser flood: ${flood.request}, ${FLOOD_READERS} callers, alone and while ${FLOOD_ATTACKERS} anonymous clients each POST a 0.9 MB document of 300,000 directives to /graphql every ${FLOOD_INTERVAL_MS / 1000} s`,
-    `  alone        ${flood.quiet.requests} requests, p50 ${flood.quiet.p50Ms} ms, p95 ${flood.quiet.p95Ms} ms`,
-    `  under flood  ${flood.flooded.requests} requests, p50 ${flood.flooded.p50Ms} ms, p95 ${flood.flooded.p95Ms} ms (p95 ${(flood.quiet.p95Ms > 0 ? flood.flooded.p95Ms / flood.quiet.p95Ms : 0).toFixed(2)}× alone)`,
-    `  attack       ${flood.attack.requests} documents, answered ${Object.entries(flood.attack.statuses)
-      .map(([status, count]) => `${status} ×${count}`)
-      .join(', ')}`,
   ];
+  if (flood)
+    lines.push(
+      '',
+      `parser flood: ${flood.request}, ${FLOOD_READERS} callers, alone and while ${FLOOD_ATTACKERS} anonymous clients each POST a 0.9 MB document of 300,000 directives to /graphql every ${FLOOD_INTERVAL_MS / 1000} s`,
+      `  alone        ${flood.quiet.requests} requests, p50 ${flood.quiet.p50Ms} ms, p95 ${flood.quiet.p95Ms} ms`,
+      `  under flood  ${flood.flooded.requests} requests, p50 ${flood.flooded.p50Ms} ms, p95 ${flood.flooded.p95Ms} ms (p95 ${(flood.quiet.p95Ms > 0 ? flood.flooded.p95Ms / flood.quiet.p95Ms : 0).toFixed(2)}× alone)`,
+      `  attack       ${flood.attack.requests} documents, answered ${Object.entries(flood.attack.statuses)
+        .map(([status, count]) => `${status} ×${count}`)
+        .join(', ')}`,
+    );
   if (twoInstances) {
     lines.push(
       '',
@@ -935,13 +950,25 @@ async function benchmarkDatabase(
     startServer('bare', database, teardown),
     startServer('postgraphile', database, teardown),
   ]);
-  const ownPages = await definePages({ service, bare, postgraphile }, database.url);
+  const ownPages = (await definePages({ service, bare, postgraphile }, database.url)).filter(
+    (page) => options.pages === null || page.name.includes(options.pages),
+  );
+  if (ownPages.length === 0) throw new BenchError(`no page name contains "${options.pages}"`);
   const pages = options.baseline
     ? withBaseline(ownPages, await startServer('service', database, teardown, options.baseline))
     : ownPages;
   // All verified before any is timed, so a broken page fails the bench in seconds, not minutes.
   await verify(pages);
   const figures = await measurePages(pages, options, signal);
+  if (options.pages !== null)
+    return {
+      database: databaseOf(database),
+      figures,
+      targets: goals(figures, database.kind),
+      flood: null,
+      twoInstances: null,
+      soak: [],
+    };
   const firstCompany = (await fetchJson(`${service.url}/v1/companies?limit=1`)).data[0].id;
   const flood = await measureFlood(service.url, firstCompany, options, signal);
   let twoInstances: TwoInstanceFigures | null = null;
@@ -955,7 +982,7 @@ async function benchmarkDatabase(
   }
   const samples = withSoak ? await soak(service, options, signal) : [];
   return {
-    database: { kind: database.kind, description: database.description },
+    database: databaseOf(database),
     figures,
     targets: goals(figures, database.kind),
     flood,
@@ -963,6 +990,8 @@ async function benchmarkDatabase(
     soak: samples,
   };
 }
+
+const databaseOf = ({ kind, description }: BenchDatabase) => ({ kind, description });
 
 async function benchmark(options: BenchOptions, signal: AbortSignal): Promise<Report> {
   const started = Date.now();
