@@ -73,7 +73,7 @@ export class CompanyResolver {
       dataSource,
       id,
       ticker,
-      statements.size > 0 ? statementReadAhead(dataSource.manager, loaders, statements) : undefined,
+      statements.statements.size > 0 ? statementReadAhead(dataSource.manager, loaders, statements) : undefined,
     );
   }
 

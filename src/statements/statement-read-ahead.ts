@@ -6,15 +6,23 @@ import { comparedStatements } from './data-quality';
 import { parsePeriodRequest } from './fiscal-period';
 import { KIND_FIELDS, TYPE_NAMES } from './history-prefetch';
 import {
+  filedValuesAtPeriods,
   statementsAtPeriods,
+  type FiledValuesAtPeriodsRead,
   type StatementKey,
   type StatementKind,
   type StatementsAtPeriodsRead,
 } from './statement.repository';
 import type { StatementLoaders } from './statement.loaders';
 
-/** Statement periods to read, by kind. */
-export type PlannedStatements = Map<StatementKind, Set<string>>;
+/** Periods by statement kind. */
+type PeriodsByKind = Map<StatementKind, Set<string>>;
+
+/** Statement periods to read, by kind, and those whose filed values the filings-agree check needs. */
+export interface PlannedStatements {
+  statements: PeriodsByKind;
+  filed: PeriodsByKind;
+}
 
 /**
  * The statements at exact periods that a selection of one company asks for (`company { incomeStatement(period:
@@ -24,8 +32,9 @@ export type PlannedStatements = Map<StatementKind, Set<string>>;
  * resolvers, which work them out from the company's periods.
  */
 export function plannedStatementReads(fields: ResolveTree[]): PlannedStatements {
-  const planned: PlannedStatements = new Map();
-  const add = (kind: StatementKind, period: string) => planned.set(kind, (planned.get(kind) ?? new Set()).add(period));
+  const planned: PlannedStatements = { statements: new Map(), filed: new Map() };
+  const add = (kind: StatementKind, period: string, to: PeriodsByKind = planned.statements) =>
+    to.set(kind, (to.get(kind) ?? new Set()).add(period));
   for (const field of fields) {
     const kind = KIND_FIELDS[field.name];
     if (!kind) continue;
@@ -39,33 +48,50 @@ export function plannedStatementReads(fields: ResolveTree[]): PlannedStatements 
     const period = request.period.label;
     add(kind, period);
     const selected = Object.values(field.fieldsByTypeName[TYPE_NAMES[kind]] ?? {});
-    if (selected.some((child) => child.name === 'dataQuality'))
+    if (selected.some((child) => child.name === 'dataQuality')) {
       for (const [comparedKind, comparedPeriod] of comparedStatements(kind, period)) add(comparedKind, comparedPeriod);
+      add(kind, period, planned.filed);
+    }
   }
   return planned;
 }
 
 /**
- * The planned statements as a read-ahead of the company's query: what it reads lands in the request's statement
- * loaders (a period without a statement as null), where the resolvers find it as if they had loaded it themselves.
+ * The planned statements (and filed values) as a read-ahead of the company's query: what it reads lands in the
+ * request's statement loaders (a period without a statement as null, one without filed values as none), where the
+ * resolvers find it as if they had loaded it themselves.
  */
 export function statementReadAhead(
   manager: EntityManager,
   loaders: StatementLoaders,
   planned: PlannedStatements,
 ): ReadAhead<{ id: number }> {
-  let read: StatementsAtPeriodsRead;
+  let statements: StatementsAtPeriodsRead;
+  let filed: FiledValuesAtPeriodsRead | null = null;
   return {
     expression: (param) => {
-      read = statementsAtPeriods(manager, 'c.id', planned, param);
-      return read.expression;
+      statements = statementsAtPeriods(manager, 'c.id', planned.statements, param);
+      if (planned.filed.size === 0) return statements.expression;
+      filed = filedValuesAtPeriods('c.id', planned.filed, param);
+      return `json_build_array(${statements.expression}, ${filed.expression})`;
     },
     receive: (company, value) => {
-      const rows = read.read(value);
-      for (const [kind, periods] of planned) {
+      const [statementsValue, filedValue] = filed ? (value as [unknown, unknown]) : [value, null];
+      const rows = statements.read(statementsValue);
+      for (const [kind, periods] of planned.statements) {
         const byPeriod = new Map((rows.get(kind) ?? []).map((row) => [row.period, row]));
         const loader = loaders[kind] as unknown as DataLoader<StatementKey, Record<string, unknown> | null, string>;
         for (const period of periods) loader.prime({ companyId: company.id, period }, byPeriod.get(period) ?? null);
+      }
+      if (!filed) return;
+      const values = filed.read(filedValue);
+      for (const [kind, periods] of planned.filed) {
+        const shown = values.get(kind) ?? [];
+        for (const period of periods)
+          loaders.filed[kind].prime(
+            { companyId: company.id, period },
+            shown.filter((value) => value.period === period).map(({ period: _period, ...value }) => value),
+          );
       }
     },
   };

@@ -378,6 +378,47 @@ export async function replaceFiledValues(
   }
 }
 
+/** What stored filings show for a company's statements at chosen periods, as one SQL expression (see statementsAtPeriods). */
+export interface FiledValuesAtPeriodsRead {
+  expression: string;
+  /** The filed values of each kind, with their periods, ordered by field as findFiledValues orders them. */
+  read(value: unknown): Map<StatementKind, Array<FiledValue & { period: string }>>;
+}
+
+export function filedValuesAtPeriods(
+  companyId: string,
+  periods: ReadonlyMap<StatementKind, ReadonlySet<string>>,
+  param: (value: unknown) => string,
+): FiledValuesAtPeriodsRead {
+  const kinds = [...periods.keys()];
+  const tables = kinds.map(
+    (kind) => `(SELECT json_agg(json_build_array(f.period, f.field, f.value::float8, f.document_id, f.page, f.label)
+        ORDER BY f.field) FROM statement_filed_values AS f
+        WHERE f.company_id = ${companyId} AND f.statement = ${param(kind)}
+          AND f.period = ANY(${param([...(periods.get(kind) as ReadonlySet<string>)])}::text[]))`,
+  );
+  return {
+    expression: `json_build_array(${tables.join(', ')})`,
+    read(value) {
+      return new Map(
+        kinds.map((kind, index) => [
+          kind,
+          ((value as Array<unknown[][] | null>)[index] ?? []).map(
+            ([period, field, amount, documentId, page, label]) => ({
+              period: period as string,
+              field: field as string,
+              value: amount as number,
+              documentId: documentId as number,
+              page: page as number | null,
+              label: label as string,
+            }),
+          ),
+        ]),
+      );
+    },
+  };
+}
+
 /** What stored filings show for statements of one kind, for many (company, period) keys, in one query. */
 export function findFiledValues(
   manager: EntityManager,
