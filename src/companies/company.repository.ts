@@ -112,18 +112,21 @@ export async function findSectors(manager: EntityManager): Promise<string[]> {
   return rows.map((row) => row.sector);
 }
 
+/** What a read of one company reads besides its row: as for a page, without the total. */
+export type CompanyReading = Omit<CompanyPageReading, 'withTotal'>;
+
 /** The company matching `condition` (SQL on alias `c`), as the page reads them: a plain row in an entity instance. */
 async function findOneCompany(
   manager: EntityManager,
   condition: string,
   values: unknown[],
-  readAhead?: CompanyReadAhead,
+  { readAhead, properties }: CompanyReading = {},
 ): Promise<Company | null> {
   const param = (value: unknown) => `$${values.push(value)}`;
   const ahead = readAhead ? `, ${readAhead.expression(param)} AS "readAhead"` : '';
   const [row] = await queryPrepared<Company & { readAhead?: unknown }>(
     manager,
-    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c')}${ahead} FROM companies AS c WHERE ${condition} ORDER BY c.id LIMIT 1`,
+    `SELECT ${plainColumnList(manager.getRepository(Company).metadata, 'c', properties)}${ahead} FROM companies AS c WHERE ${condition} ORDER BY c.id LIMIT 1`,
     values,
   );
   if (!row) return null;
@@ -133,21 +136,17 @@ async function findOneCompany(
   return company;
 }
 
-export function findCompanyById(
-  manager: EntityManager,
-  id: number,
-  readAhead?: CompanyReadAhead,
-): Promise<Company | null> {
-  return findOneCompany(manager, 'c.id = $1', [id], readAhead);
+export function findCompanyById(manager: EntityManager, id: number, reading?: CompanyReading): Promise<Company | null> {
+  return findOneCompany(manager, 'c.id = $1', [id], reading);
 }
 
 /** Tickers match in any case. */
 export function findCompanyByTicker(
   manager: EntityManager,
   ticker: string,
-  readAhead?: CompanyReadAhead,
+  reading?: CompanyReading,
 ): Promise<Company | null> {
-  return findOneCompany(manager, 'upper(c.ticker) = upper($1)', [ticker], readAhead);
+  return findOneCompany(manager, 'upper(c.ticker) = upper($1)', [ticker], reading);
 }
 
 /**

@@ -67,14 +67,15 @@ export class CompanyResolver {
     @Arg('id', () => Int, { nullable: true }) id: number | null,
     @Arg('ticker', () => String, { nullable: true }) ticker: string | null,
   ): Promise<Company | null> {
-    // The statements at exact periods the selection asks of the company, read with it in one statement.
-    const statements = plannedStatementReads(selectedFields(info, 'Company'));
-    return findCompany(
-      dataSource,
-      id,
-      ticker,
-      statements.statements.size > 0 ? statementReadAhead(dataSource.manager, loaders, statements) : undefined,
-    );
+    const fields = selectedFields(info, 'Company');
+    // The statements at exact periods the selection asks of the company, read with it in one statement, and only
+    // the columns asked for (every other field of a company is resolved from its id).
+    const statements = plannedStatementReads(fields);
+    return findCompany(dataSource, id, ticker, {
+      readAhead:
+        statements.statements.size > 0 ? statementReadAhead(dataSource.manager, loaders, statements) : undefined,
+      properties: new Set(fields.map((field) => field.name)),
+    });
   }
 
   @CatalogAuthorized()

@@ -8,7 +8,7 @@ import {
   findCompanyPage,
   findSectors,
   type CompanyPageReading,
-  type CompanyReadAhead,
+  type CompanyReading,
 } from './company.repository';
 import type { CompanyPage } from './company.types';
 
@@ -74,19 +74,19 @@ export function listSectors(dataSource: DataSource): Promise<string[]> {
 }
 
 /**
- * Finds a company by exactly one of id or ticker (ticker in any case); null when there is none. `readAhead` is read
- * with it, in the same statement.
+ * Finds a company by exactly one of id or ticker (ticker in any case); null when there is none. `reading` says what
+ * is read with it, in the same statement, and which of its columns (all without it).
  */
 export async function findCompany(
   dataSource: DataSource,
   id?: number | null,
   ticker?: string | null,
-  readAhead?: CompanyReadAhead,
+  reading?: CompanyReading,
 ): Promise<Company | null> {
   const hasId = id !== null && id !== undefined;
   const hasTicker = ticker !== null && ticker !== undefined;
   if (hasId === hasTicker) throw badUserInput('company needs exactly one of id or ticker');
   if (ticker?.includes('\u0000')) throw badUserInput('ticker must not contain NUL characters');
-  if (hasId) return findCompanyById(dataSource.manager, id as number, readAhead);
-  return findCompanyByTicker(dataSource.manager, (ticker as string).trim(), readAhead);
+  if (hasId) return findCompanyById(dataSource.manager, id as number, reading);
+  return findCompanyByTicker(dataSource.manager, (ticker as string).trim(), reading);
 }

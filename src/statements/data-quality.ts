@@ -50,10 +50,10 @@ export interface QualityCheck {
 
 const known = (value: Maybe): value is number => value !== null && value !== undefined;
 
-/** The rounding of a set of reported amounts: the largest power of ten up to a million dividing them all. */
-export function roundingUnit(values: Maybe[]): number {
+/** The rounding of a reported amount: the largest power of ten up to a million dividing it. */
+export function roundingUnit(value: number): number {
   let unit = 1_000_000;
-  for (const value of values.filter(known)) while (unit > 1 && value % unit !== 0) unit /= 10;
+  while (unit > 1 && value % unit !== 0) unit /= 10;
   return unit;
 }
 
@@ -94,7 +94,7 @@ export function statementUnitCap(statement: object | null | undefined): number {
 export function roundingTolerance(inputs: Array<[Maybe, object | null | undefined]>): number {
   let sum = 0;
   for (const [value, statement] of inputs)
-    if (known(value)) sum += Math.min(roundingUnit([value]), statementUnitCap(statement)) / 2;
+    if (known(value)) sum += Math.min(roundingUnit(value), statementUnitCap(statement)) / 2;
   return sum;
 }
 
@@ -323,7 +323,7 @@ export function filingsAgreeCheck(values: Values, filed: readonly FiledValue[]):
     .filter((shown) => known(values[shown.field] as Maybe))
     .map((shown) => {
       const stored = values[shown.field] as number;
-      const tolerance = roundingUnit([shown.value]) / 2 + roundingTolerance([[stored, values]]);
+      const tolerance = roundingUnit(shown.value) / 2 + roundingTolerance([[stored, values]]);
       return { shown, stored, difference: stored - shown.value, tolerance };
     });
   if (compared.length === 0) return null;
