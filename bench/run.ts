@@ -18,6 +18,7 @@
  *   npm run bench -- --quick      1 round × 3 s, no soak: for iteration (about 2 minutes a database)
  *   npm run bench -- --soak       also the soak in a quick run; --no-soak skips it in a full run
  *   npm run bench -- --json       the same figures as one JSON object on stdout
+ *   npm run bench -- --scale 10000   the service on a generated data set of that many companies instead (scale-bench.ts)
  *   npm run bench -- --pages statement   only the pages whose name contains the text, without the flood, the two
  *                                 instances and the soak: for measuring one change to one page
  *   BENCH_SECONDS=5 BENCH_ROUNDS=2 BENCH_SOAK_SECONDS=60   override the lengths
@@ -46,6 +47,7 @@ import {
 import type { ServerKind, ServerMessage, ServerUsage } from './bench-server';
 import { camelCase } from './bare-server';
 import { nestedPageQuery } from './workloads';
+import { runScaleBench } from './scale-bench';
 
 const CONNECTIONS = 10;
 const PERIOD = 'FY2024';
@@ -1037,6 +1039,7 @@ async function benchmark(options: BenchOptions, signal: AbortSignal): Promise<Re
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--scale')) return runScaleBench(process.argv.slice(2));
   const options = readOptions(process.argv.slice(2), process.env);
   // Ctrl-C stops the current run and still shuts everything down (a second Ctrl-C kills at once).
   const interrupt = new AbortController();

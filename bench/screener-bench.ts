@@ -12,24 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { BenchError, Teardown, messageOf } from './bench-support';
-
-const SCREENS: Array<{ label: string; query: string }> = [
-  {
-    label: 'ratio filters, sorted by a ratio',
-    query:
-      'filter=gross_margin%3E0.5,revenue_growth%3E0.2&sort=-net_margin&fields=gross_margin,revenue_growth,net_margin',
-  },
-  {
-    label: 'statement range and size, one sector',
-    query:
-      'filter=revenue%3D1B..500B,operating_income%3E0&size=large,mega,mid&sort=-revenue&sector=information%20technology',
-  },
-  {
-    label: 'a named year, a page deep',
-    query:
-      'period=FY2024&filter=net_margin%3E0&sort=-return_on_equity&fields=return_on_equity,debt_to_equity&limit=10&offset=10',
-  },
-];
+import { SCREENS } from './workloads';
 
 function option(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);

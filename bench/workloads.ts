@@ -17,3 +17,22 @@ export function nestedPageQuery(pageSize: number): string {
   }
 }`;
 }
+
+/** Three typical screens: ratio filters sorted by a ratio, a statement range with size and sector, a named year a page deep. */
+export const SCREENS: Array<{ label: string; query: string }> = [
+  {
+    label: 'ratio filters, sorted by a ratio',
+    query:
+      'filter=gross_margin%3E0.5,revenue_growth%3E0.2&sort=-net_margin&fields=gross_margin,revenue_growth,net_margin',
+  },
+  {
+    label: 'statement range and size, one sector',
+    query:
+      'filter=revenue%3D1B..500B,operating_income%3E0&size=large,mega,mid&sort=-revenue&sector=information%20technology',
+  },
+  {
+    label: 'a named year, a page deep',
+    query:
+      'period=FY2024&filter=net_margin%3E0&sort=-return_on_equity&fields=return_on_equity,debt_to_equity&limit=10&offset=10',
+  },
+];

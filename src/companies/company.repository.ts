@@ -80,8 +80,9 @@ export async function findCompanyPage(
       WHEN lower(c.ticker) LIKE ${prefix} || '%' THEN 2 WHEN lower(c.name) LIKE ${prefix} || '%' THEN 3
       WHEN lower(c.name) LIKE '% ' || ${prefix} || '%' THEN 4 ELSE 5 END, ${order}`;
   }
-  // The total comes with the page (a window count over the filter, before LIMIT): one statement, not two.
-  const matching = withTotal ? ', count(*) OVER ()::int AS matching' : '';
+  // The total comes with the page, one statement, not two: a count of its own (run once), not a window over the
+  // filter, which would read and sort every matching company rather than the page's rows from the name index.
+  const matching = withTotal ? `, (SELECT count(*)::int FROM companies AS c ${where}) AS matching` : '';
   const ahead = readAhead ? `, ${readAhead.expression(param)} AS "readAhead"` : '';
   const rows: Array<Company & { matching?: number; readAhead?: unknown }> = await queryPrepared(
     manager,

@@ -172,6 +172,8 @@ export async function importBulk(dataSource: DataSource, options: BulkImportOpti
     }
   };
 
+  // One chunk is written while the next is read and parsed: the database and the workers work at the same time.
+  let writing: Promise<void> = Promise.resolve();
   try {
     let chunk: Array<{ file: BulkFile; cik: number | null }> = [];
     const flush = async () => {
@@ -192,10 +194,18 @@ export async function importBulk(dataSource: DataSource, options: BulkImportOpti
           pool.parse(bytes).then((answer) => ({ file, answer, profile: submitted?.profile ?? null, fingerprint })),
         );
       }
-      await writeBatch(await Promise.all(parsing));
-      summary.files += chunk.length;
+      const files = chunk.length;
       chunk = [];
-      report();
+      const previous = writing;
+      writing = Promise.all(parsing).then(async (parsed) => {
+        await previous;
+        await writeBatch(parsed);
+        summary.files += files;
+        report();
+      });
+      // Handled here, thrown where it is awaited: before the next chunk is parsed, or at the end.
+      writing.catch(() => undefined);
+      await previous;
     };
     for await (const file of source.files()) {
       const match = CIK_IN_NAME.exec(file.name);
@@ -203,7 +213,9 @@ export async function importBulk(dataSource: DataSource, options: BulkImportOpti
       if (chunk.length >= READ_AHEAD) await flush();
     }
     if (chunk.length > 0) await flush();
+    await writing;
   } finally {
+    await writing.catch(() => undefined);
     source.close();
     await pool.close();
   }
