@@ -4,7 +4,8 @@
  * on the demo data in the same run. Printed as tables with the targets, met or not (no pass/fail).
  *
  *   npm run bench -- --scale 10000 [--data ../shared/data] [--rounds 100]
- *   DATABASE_URL=postgres://...   also on that server (a database created for the run and dropped after it)
+ *   DATABASE_URL=postgres://...   also on that server (a database created for the run and dropped after it);
+ *                                 `--only postgresql` (or `--only embedded`) measures one database
  *
  * For each database: the bulk import (companies/s, the importer's peak RSS and, on the embedded database, the
  * database process's), a second import of the same archives (everything unchanged, so skipped), then p50/p95 of the
@@ -30,6 +31,7 @@ interface ScaleOptions {
   dataFolder: string;
   rounds: number;
   serverUrl: string | null;
+  databases: Array<'embedded' | 'postgresql'>;
 }
 
 interface Latency {
@@ -55,9 +57,12 @@ function readScaleOptions(argv: string[], env: NodeJS.ProcessEnv): ScaleOptions 
     const at = argv.indexOf(name);
     return at >= 0 ? argv[at + 1] : undefined;
   };
-  const known = new Set(['--scale', '--data', '--rounds']);
+  const known = new Set(['--scale', '--data', '--rounds', '--only']);
   const unknown = argv.find((arg, i) => arg.startsWith('--') && !known.has(arg) && !known.has(argv[i - 1]));
-  if (unknown) throw new BenchError(`unknown argument "${unknown}" (--scale N, --data <folder>, --rounds N)`);
+  if (unknown)
+    throw new BenchError(
+      `unknown argument "${unknown}" (--scale N, --data <folder>, --rounds N, --only embedded|postgresql)`,
+    );
   const count = Number(value('--scale'));
   const rounds = Number(value('--rounds') ?? '100');
   if (!Number.isInteger(count) || count < 1) throw new BenchError('--scale needs a number of companies, e.g. 10000');
@@ -65,7 +70,13 @@ function readScaleOptions(argv: string[], env: NodeJS.ProcessEnv): ScaleOptions 
   const dataFolder = value('--data') ?? path.join('..', 'shared', 'data');
   if (!fs.existsSync(path.join(dataFolder, 'sec_xbrl', 'companyfacts')))
     throw new BenchError(`no SEC company facts under ${dataFolder}/sec_xbrl: name the data folder with --data`);
-  return { count, dataFolder, rounds, serverUrl: env.DATABASE_URL?.trim() || null };
+  const serverUrl = env.DATABASE_URL?.trim() || null;
+  const only = value('--only');
+  if (only !== undefined && only !== 'embedded' && only !== 'postgresql')
+    throw new BenchError('--only takes embedded or postgresql');
+  if (only === 'postgresql' && !serverUrl) throw new BenchError('--only postgresql needs DATABASE_URL');
+  const databases: ScaleOptions['databases'] = only ? [only] : serverUrl ? ['embedded', 'postgresql'] : ['embedded'];
+  return { count, dataFolder, rounds, serverUrl, databases };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -246,8 +257,14 @@ async function measureReads(
     ),
   });
   const key = (await createApiKey(app.database.dataSource, 'bench:scale', 'analyst')).key;
-  const first = ((await read(`${app.url}/v1/companies?limit=1`)) as { data: Array<{ ticker: string }> }).data[0];
-  const question = `What was ${first.ticker}'s revenue in its latest fiscal year?`;
+  const first = ((await read(`${app.url}/v1/companies?limit=1`)) as { data: Array<{ id: number; ticker: string }> })
+    .data[0];
+  const { period } = (
+    (await read(`${app.url}/v1/companies/${first.id}/income-statement?period=latest-fy`)) as {
+      data: { period: string };
+    }
+  ).data;
+  const question = `What was ${first.ticker}'s revenue in ${period}?`;
   latencies.push({
     what: `analyst's first token ("${question}")`,
     latency: await latencyOf(Math.min(rounds, 20), () => firstToken(app, key, question)),
@@ -369,8 +386,7 @@ export async function runScaleBench(argv: string[]): Promise<void> {
     set = await generateScaleData(options.dataFolder, options.count, setDir);
     process.stderr.write(`data set: generated in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   }
-  const kinds: Array<'embedded' | 'postgresql'> = options.serverUrl ? ['embedded', 'postgresql'] : ['embedded'];
-  for (const kind of kinds) {
+  for (const kind of options.databases) {
     const teardown = new Teardown();
     let figures: DatabaseFigures | null = null;
     let failure: unknown = null;

@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { once } from 'node:events';
+import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import { MAPPED_CONCEPTS } from '../src/sec/concept-map';
 import { SIC_SECTORS } from '../src/sec/submissions';
@@ -106,11 +107,20 @@ function fiscalYearEnd(base: CompanyFactsFile): string {
 
 const cikFileName = (cik: number) => `CIK${String(cik).padStart(10, '0')}.json`;
 
-async function writeZip(file: string, entries: Iterable<[string, Buffer]>): Promise<void> {
+/** A zip of the entries, each made only when the zip reaches it: one company's JSON in memory at a time. */
+async function writeZip(file: string, entries: Array<[string, () => Buffer]>): Promise<void> {
   const zip = new yazl.ZipFile();
   const output = fs.createWriteStream(file);
   zip.outputStream.pipe(output);
-  for (const [name, bytes] of entries) zip.addBuffer(bytes, name);
+  for (const [name, make] of entries)
+    zip.addReadStream(
+      Readable.from(
+        (function* () {
+          yield make();
+        })(),
+      ),
+      name,
+    );
   zip.end();
   await once(output, 'close');
 }
@@ -128,7 +138,11 @@ export async function generateScaleData(dataFolder: string, count: number, outDi
     .sort()
     .map((name) => template(JSON.parse(fs.readFileSync(path.join(factsDir, name), 'utf8')) as CompanyFactsFile));
   const yearEnds = templates.map(fiscalYearEnd);
-  const listed = Object.values(JSON.parse(fs.readFileSync(tickersFile, 'utf8')) as Record<string, TickerEntry>);
+  // One identity per CIK, its first ticker (the list names a filer once per share class: GOOGL and GOOG).
+  const seen = new Set<number>();
+  const listed = Object.values(JSON.parse(fs.readFileSync(tickersFile, 'utf8')) as Record<string, TickerEntry>).filter(
+    (entry) => !seen.has(entry.cik_str) && seen.add(entry.cik_str),
+  );
   const random = seeded(count);
   const sicCodes = SIC_SECTORS.map(([from]) => from);
 
@@ -154,28 +168,30 @@ export async function generateScaleData(dataFolder: string, count: number, outDi
   };
   await writeZip(
     set.facts,
-    (function* () {
-      for (const company of companies) {
-        const facts = generatedFacts(templates[company.templateIndex], company.cik, company.name, company.factor);
-        yield [cikFileName(company.cik), Buffer.from(JSON.stringify(facts))];
-      }
-    })(),
+    companies.map((company): [string, () => Buffer] => [
+      cikFileName(company.cik),
+      () =>
+        Buffer.from(
+          JSON.stringify(generatedFacts(templates[company.templateIndex], company.cik, company.name, company.factor)),
+        ),
+    ]),
   );
   await writeZip(
     set.submissions,
-    companies.map((company): [string, Buffer] => [
+    companies.map((company): [string, () => Buffer] => [
       cikFileName(company.cik),
-      Buffer.from(
-        JSON.stringify({
-          cik: String(company.cik),
-          name: company.name,
-          sic: String(company.sic),
-          tickers: [company.ticker],
-          exchanges: [company.cik % 2 === 0 ? 'NYSE' : 'Nasdaq'],
-          fiscalYearEnd: yearEnds[company.templateIndex],
-          formerNames: [],
-        }),
-      ),
+      () =>
+        Buffer.from(
+          JSON.stringify({
+            cik: String(company.cik),
+            name: company.name,
+            sic: String(company.sic),
+            tickers: [company.ticker],
+            exchanges: [company.cik % 2 === 0 ? 'NYSE' : 'Nasdaq'],
+            fiscalYearEnd: yearEnds[company.templateIndex],
+            formerNames: [],
+          }),
+        ),
     ]),
   );
   fs.writeFileSync(

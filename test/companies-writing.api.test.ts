@@ -200,6 +200,30 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
     expect(wrongMethod.headers.get('allow')).to.equal('GET, HEAD, PATCH');
   });
 
+  it('keeps the list totals, all and by sector, equal to a count as companies come, change sector and go', async () => {
+    const totals = async () => ({
+      all: (await get('/v1/companies?limit=1')).body.meta.total,
+      utilities: (await get('/v1/companies?limit=1&sector=utilities')).body.meta.total,
+      materials: (await get('/v1/companies?limit=1&sector=Materials')).body.meta.total,
+    });
+    const counted = async () => {
+      const [row] = await app().database.dataSource.query(
+        `SELECT count(*)::int AS "all", count(*) FILTER (WHERE lower(sector) = 'utilities')::int AS utilities,
+                count(*) FILTER (WHERE lower(sector) = 'materials')::int AS materials FROM companies`,
+      );
+      return row;
+    };
+    const before = await totals();
+    expect(before).to.deep.equal(await counted());
+    const { body } = await create({ name: `Fenwick ${stamp}`, ticker: `FW${stamp}`, sector: 'Utilities' });
+    expect(await totals()).to.deep.equal({ ...before, all: before.all + 1, utilities: before.utilities + 1 });
+    await send('PATCH', `/v1/companies/${body.data.id}`, { sector: 'materials' });
+    expect(await totals()).to.deep.equal({ ...before, all: before.all + 1, materials: before.materials + 1 });
+    await app().database.dataSource.query('DELETE FROM companies WHERE id = $1', [body.data.id]);
+    expect(await totals()).to.deep.equal(before);
+    expect(await totals()).to.deep.equal(await counted());
+  });
+
   it('creates and changes a company through the GraphQL mutations', async () => {
     const made = await graphql(
       'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id ticker sector cik fiscalYearEnd } }',

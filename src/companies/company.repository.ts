@@ -60,7 +60,8 @@ export async function findCompanyPage(
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
   const conditions: string[] = [];
-  if (sector) conditions.push(`lower(c.sector) = lower(${param(sector)})`);
+  const sectorParam = sector ? param(sector) : null;
+  if (sectorParam) conditions.push(`lower(c.sector) = lower(${sectorParam})`);
   if (ticker) conditions.push(`upper(c.ticker) = upper(${param(ticker)})`);
   let prefix = '';
   if (q) {
@@ -80,9 +81,11 @@ export async function findCompanyPage(
       WHEN lower(c.ticker) LIKE ${prefix} || '%' THEN 2 WHEN lower(c.name) LIKE ${prefix} || '%' THEN 3
       WHEN lower(c.name) LIKE '% ' || ${prefix} || '%' THEN 4 ELSE 5 END, ${order}`;
   }
-  // The total comes with the page, one statement, not two: a count of its own (run once), not a window over the
-  // filter, which would read and sort every matching company rather than the page's rows from the name index.
-  const matching = withTotal ? `, (SELECT count(*)::int FROM companies AS c ${where}) AS matching` : '';
+  // The total comes with the page, in the same statement: for all companies or a sector, from the counts triggers
+  // keep; for a ticker or a name, counted (a count of its own, not a window over the filter, which would read and
+  // sort every matching company rather than the page's rows from the name index).
+  const counted = q || ticker ? `SELECT count(*)::int FROM companies AS c ${where}` : storedCount(sectorParam);
+  const matching = withTotal ? `, (${counted}) AS matching` : '';
   const ahead = readAhead ? `, ${readAhead.expression(param)} AS "readAhead"` : '';
   const rows: Array<Company & { matching?: number; readAhead?: unknown }> = await queryPrepared(
     manager,
@@ -106,6 +109,10 @@ export async function findCompanyPage(
   );
   return [page, total];
 }
+
+/** The number of companies (of a sector, `$n` in any case), from the counts the `companies` triggers keep. */
+const storedCount = (sectorParam: string | null) =>
+  `SELECT coalesce(sum(n.companies), 0)::int FROM company_counts AS n${sectorParam ? ` WHERE n.sector_key = lower(${sectorParam})` : ''}`;
 
 /** The sectors that have at least one company, alphabetically. */
 export async function findSectors(manager: EntityManager): Promise<string[]> {
