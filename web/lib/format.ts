@@ -1,19 +1,43 @@
-/** How figures are written on the pages: money in B/M with the currency, fractions as percentages, multiples with x. */
+/** How figures are written on the pages: money in K/M/B/T with the currency, fractions as percentages, multiples with x. */
 
-export function formatMoney(value: number | null | undefined, currency = 'USD'): string {
-  if (value === null || value === undefined) return '—';
-  const sign = value < 0 ? '-' : '';
-  const size = Math.abs(value);
-  const symbol = currency === 'USD' ? '$' : `${currency} `;
-  const scaled = (divisor: number, suffix: string) =>
-    `${sign}${symbol}${(size / divisor).toLocaleString('en-US', { maximumFractionDigits: size / divisor >= 100 ? 1 : 2 })}${suffix}`;
-  if (size >= 1e9) return scaled(1e9, 'B');
-  if (size >= 1e6) return scaled(1e6, 'M');
-  return `${sign}${symbol}${size.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+// Formatters by currency and precision, made once: Intl.NumberFormat is costly to build and cheap to reuse.
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string, fractionDigits: number): Intl.NumberFormat {
+  const key = `${currency}|${fractionDigits}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      // "$" for dollars; every other currency by its code, so EUR and SEK never read as dollars.
+      currencyDisplay: currency === 'USD' ? 'narrowSymbol' : 'code',
+      notation: 'compact',
+      compactDisplay: 'short',
+      minimumFractionDigits: 0,
+      maximumFractionDigits: fractionDigits,
+    });
+    moneyFormats.set(key, format);
+  }
+  return format;
 }
 
+/** Money in compact form with its currency: $3.92B, -$2.5B, EUR 669.2M, $950K (one decimal from 100 of a unit up). */
+export function formatMoney(value: number | null | undefined, currency = 'USD'): string {
+  if (value === null || value === undefined) return '—';
+  const size = Math.abs(value);
+  const unit = size >= 1e9 ? 1e9 : size >= 1e6 ? 1e6 : size >= 1e3 ? 1e3 : 1;
+  // Intl writes a no-break space after a currency code; pages and CSV files read better with a plain one.
+  return moneyFormat(currency, size / unit >= 100 ? 1 : 2)
+    .format(value)
+    .replace(/\u00a0/g, ' ');
+}
+
+const PERCENT = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** A fraction as a percentage with one decimal: 0.5817 → 58.2%. */
 export function formatPercent(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)}%`;
+  return value === null || value === undefined ? '—' : PERCENT.format(value);
 }
 
 /** A value in its unit as the service names it: fraction, multiple, per-share, days, or an amount of money. */

@@ -48,6 +48,9 @@ describe('web front end (unit)', () => {
     expect(formatMoney(-2_496_583_000)).to.equal('-$2.5B');
     expect(formatMoney(669_200_000, 'EUR')).to.equal('EUR 669.2M');
     expect(formatMoney(null)).to.equal('—');
+    expect(formatMoney(950_000)).to.equal('$950K');
+    expect(formatMoney(994_420_000)).to.equal('$994.4M');
+    expect(formatMoney(-5_300_000_000, 'SEK')).to.equal('-SEK 5.3B');
     expect(formatRatio('grossMargin', 'margins', 0.5817)).to.equal('58.2%');
     expect(formatRatio('daysSalesOutstanding', 'efficiency', 61.4)).to.equal('61 days');
     expect(formatRatio('cash_conversion_cycle', 'efficiency', 87.2)).to.equal('87 days');
