@@ -176,6 +176,14 @@ export function findCompanyDirectory(
   );
 }
 
+/** A number that changes whenever the directory above may have (kept by triggers on companies and income statements). */
+export async function findDirectoryVersion(manager: EntityManager): Promise<string> {
+  const [row]: Array<{ version: string }> = await manager.query(
+    'SELECT version::text AS version FROM company_directory_version',
+  );
+  return row?.version ?? '';
+}
+
 export function findAllCompanyRefs(manager: EntityManager): Promise<CompanyRef[]> {
   return manager.query('SELECT id, ticker FROM companies ORDER BY id');
 }

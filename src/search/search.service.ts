@@ -21,7 +21,7 @@ import {
 } from './search-index.repository';
 import type { SearchHit, SearchMode } from './search.types';
 import { findCompanies } from '../understanding/companies';
-import { findCompanyDirectory } from '../companies/company.repository';
+import { companyDirectory } from '../companies/company-directory';
 import { expansionOf } from './query-expansion';
 import { withoutInstructions } from './terms';
 
@@ -290,7 +290,7 @@ function fuseLegs(text: RankedId[], vector: { ranked: RankedId[]; everyChunk: bo
 /** Companies a query names (by name, ticker or brand, as the analyst reads questions); empty when a filter says which. */
 async function namedCompanies(backend: SearchBackend, query: string, filter: ChunkFilter): Promise<number[]> {
   if (filter.companyIds !== null) return [];
-  const directory = await findCompanyDirectory(backend.dataSource.manager);
+  const directory = await companyDirectory(backend.dataSource);
   return findCompanies(query, directory)
     .map((mention) => mention.company.id)
     .slice(0, MAX_COMPANY_FILTER);

@@ -33,7 +33,11 @@ export function formatMoney(value: number | null | undefined, currency = 'USD'):
     .replace(/\u00a0/g, ' ');
 }
 
-const PERCENT = new Intl.NumberFormat('en-US', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const PERCENT = new Intl.NumberFormat('en-US', {
+  style: 'percent',
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
 
 /** A fraction as a percentage with one decimal: 0.5817 → 58.2%. */
 export function formatPercent(value: number | null | undefined): string {

@@ -1,29 +1,8 @@
-/** What a parsed question needs from the stores: the companies to match names against, and the passages to quote. */
-import type { DataSource } from 'typeorm';
+/** What a parsed question needs from the stores: the passages to quote (the companies come from the directory). */
 import { parseExactPeriod } from '../../statements/fiscal-period';
 import type { DocumentPassage } from '../facts';
-import type { CompanyRef } from '../../understanding/companies';
 import { periodsBetween } from './periods';
-import { findCompanyDirectory } from '../../companies/company.repository';
 import type { ParsedQuestion } from './question';
-
-const lastDirectory = new WeakMap<DataSource, CompanyRef[]>();
-
-const sameCompany = (a: CompanyRef, b: CompanyRef) =>
-  a.id === b.id && a.ticker === b.ticker && a.name === b.name && a.size === b.size;
-
-/**
- * Every stored company by id, ticker, name and size (the directory question understanding matches names against).
- * While the companies are unchanged it is the same array as before, so the index of names built on it is reused
- * rather than built again for every question.
- */
-export async function companyDirectory(dataSource: DataSource): Promise<CompanyRef[]> {
-  const rows = await findCompanyDirectory(dataSource.manager);
-  const last = lastDirectory.get(dataSource);
-  if (last && last.length === rows.length && rows.every((row, i) => sameCompany(row, last[i]))) return last;
-  lastDirectory.set(dataSource, rows);
-  return rows;
-}
 
 const QUERIES = {
   risks: 'risk factors could adversely affect harm demand supply competition regulation',
