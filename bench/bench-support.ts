@@ -6,6 +6,18 @@ import { loadConfig, type AppConfig } from '../src/config/config';
 /** An expected failure (bad option, unexpected answer): its message alone says what went wrong. */
 export class BenchError extends Error {}
 
+/** A small seeded generator (mulberry32), numbers in [0, 1): the same seed gives the same data on every machine. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

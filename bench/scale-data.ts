@@ -21,7 +21,7 @@ import yazl from 'yazl';
 import { MAPPED_CONCEPTS } from '../src/sec/concept-map';
 import { SIC_SECTORS } from '../src/sec/submissions';
 import type { CompanyFactsFile, RawFact } from '../src/sec/companyfacts';
-import { BenchError } from './bench-support';
+import { BenchError, seededRandom } from './bench-support';
 
 export interface ScaleDataSet {
   count: number;
@@ -41,18 +41,6 @@ interface TickerEntry {
 const YEARS_KEPT = 10;
 /** Above every CIK the SEC has given (about 2.1 million so far): the identities past the end of the ticker list. */
 const SYNTHETIC_CIK_BASE = 90_000_000;
-
-/** A small seeded generator (mulberry32): the same data set for the same count on every machine. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** A real filer's facts, trimmed to the mapped concepts of its last ten fiscal years. */
 function template(file: CompanyFactsFile): CompanyFactsFile {
@@ -143,7 +131,7 @@ export async function generateScaleData(dataFolder: string, count: number, outDi
   const listed = Object.values(JSON.parse(fs.readFileSync(tickersFile, 'utf8')) as Record<string, TickerEntry>).filter(
     (entry) => !seen.has(entry.cik_str) && seen.add(entry.cik_str),
   );
-  const random = seeded(count);
+  const random = seededRandom(count);
   const sicCodes = SIC_SECTORS.map(([from]) => from);
 
   const companies = Array.from({ length: count }, (_, i) => {

@@ -26,7 +26,7 @@ import { ingestDocument } from '../src/search/ingestion.service';
 import type { SearchBackend } from '../src/search/search-backend.types';
 import { search } from '../src/search/search.service';
 import type { SearchMode } from '../src/search/search.types';
-import { BenchError, Teardown, createThrowawayDatabase, messageOf } from './bench-support';
+import { BenchError, Teardown, createThrowawayDatabase, messageOf, seededRandom } from './bench-support';
 
 const QUERIES = [
   'Apple net income fiscal 2024',
@@ -124,18 +124,6 @@ function readFilings(folder: string): SectionDocument[] {
     docType: row.form === '10-Q' ? '10-Q' : '10-K',
     text: parts.filter(Boolean).join('\n\n'),
   }));
-}
-
-/** Small deterministic PRNG (mulberry32), so the synthetic corpus is the same on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function createCompany(database: Database, name: string, ticker: string): Promise<number> {
@@ -344,7 +332,7 @@ async function buildIndex(database: Database, backend: SearchBackend, options: O
   if (options.targetChunks > totalChunks) {
     log(`stage 2: synthetic documents up to ${options.targetChunks} chunks`);
     const paragraphs = filings.flatMap((d) => d.text.split(/\n\s*\n/)).filter((p) => p.length > 80);
-    const next = random(42);
+    const next = seededRandom(42);
     const syntheticCompanies: number[] = [];
     for (let i = 0; i < 200; i += 1)
       syntheticCompanies.push(await createCompany(database, `Synthetic company ${i}`, `SYN${i}`));

@@ -231,25 +231,35 @@ export function statementsAtPeriods(
   const columns = kinds.map((kind) =>
     plainArrayColumns(manager.getRepository(STATEMENT_ENTITIES[kind]).metadata, 's', 'all'),
   );
-  const tables = kinds.map(
+  return arraysByKind(
+    kinds,
     (
       kind,
       index,
     ) => `(SELECT json_agg(json_build_array(${columns[index].expressions})) FROM ${tableOf(manager, kind)} AS s
         WHERE s.company_id = ${companyId} AND s.period = ANY(${param([...(periods.get(kind) as ReadonlySet<string>)])}::text[]))`,
+    (values, index) => columns[index].decode(values, 0) as StatementRow,
   );
+}
+
+/**
+ * One subquery per statement kind, each a JSON array of rows (`json_agg(json_build_array(…))`), as the elements of
+ * one JSON array; and what turns its value back into rows by kind (a subquery that found nothing gives none).
+ */
+function arraysByKind<T>(
+  kinds: StatementKind[],
+  subquery: (kind: StatementKind, index: number) => string,
+  decode: (values: unknown[], index: number) => T,
+): { expression: string; read(value: unknown): Map<StatementKind, T[]> } {
   return {
-    expression: `json_build_array(${tables.join(', ')})`,
-    read(value) {
-      return new Map(
+    expression: `json_build_array(${kinds.map(subquery).join(', ')})`,
+    read: (value) =>
+      new Map(
         kinds.map((kind, index) => [
           kind,
-          ((value as Array<unknown[][] | null>)[index] ?? []).map(
-            (values) => columns[index].decode(values, 0) as StatementRow,
-          ),
+          ((value as Array<unknown[][] | null>)[index] ?? []).map((values) => decode(values, index)),
         ]),
-      );
-    },
+      ),
   };
 }
 
@@ -390,33 +400,21 @@ export function filedValuesAtPeriods(
   periods: ReadonlyMap<StatementKind, ReadonlySet<string>>,
   param: (value: unknown) => string,
 ): FiledValuesAtPeriodsRead {
-  const kinds = [...periods.keys()];
-  const tables = kinds.map(
+  return arraysByKind(
+    [...periods.keys()],
     (kind) => `(SELECT json_agg(json_build_array(f.period, f.field, f.value::float8, f.document_id, f.page, f.label)
         ORDER BY f.field) FROM statement_filed_values AS f
         WHERE f.company_id = ${companyId} AND f.statement = ${param(kind)}
           AND f.period = ANY(${param([...(periods.get(kind) as ReadonlySet<string>)])}::text[]))`,
+    ([period, field, amount, documentId, page, label]) => ({
+      period: period as string,
+      field: field as string,
+      value: amount as number,
+      documentId: documentId as number,
+      page: page as number | null,
+      label: label as string,
+    }),
   );
-  return {
-    expression: `json_build_array(${tables.join(', ')})`,
-    read(value) {
-      return new Map(
-        kinds.map((kind, index) => [
-          kind,
-          ((value as Array<unknown[][] | null>)[index] ?? []).map(
-            ([period, field, amount, documentId, page, label]) => ({
-              period: period as string,
-              field: field as string,
-              value: amount as number,
-              documentId: documentId as number,
-              page: page as number | null,
-              label: label as string,
-            }),
-          ),
-        ]),
-      );
-    },
-  };
 }
 
 /** What stored filings show for statements of one kind, for many (company, period) keys, in one query. */

@@ -6,6 +6,7 @@
  */
 import { ROUTE_DECLARATIONS, type RestDeclaration } from '../../../src/operations/catalog';
 import { AnswerTally, type DrillResult } from '../drill';
+import { seededRandom } from '../../bench-support';
 import { freshEmbeddedDatabase, withTeardown, startDrillService } from '../service';
 
 export const name = 'fuzz';
@@ -72,16 +73,9 @@ const DOCUMENTS = [
   '{ __schema { types { name } } }',
 ];
 
-/** A small seeded generator (mulberry32): the same seed makes the same requests. */
+/** Seeded: the same seed makes the same requests. */
 function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
   return { next, pick };
 }
