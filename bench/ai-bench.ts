@@ -17,7 +17,7 @@ import path from 'node:path';
 import { createLogger } from '../src/shared/logger';
 import { startApp } from '../src/app';
 import { createApiKey } from '../src/auth/api-keys';
-import { BenchError, messageOf, offlineServiceConfig, Teardown } from './bench-support';
+import { BenchError, messageOf, offlineServiceConfig, percentile, Teardown } from './bench-support';
 
 const QUESTIONS = [
   'How is NWSC doing on cash flow?',
@@ -41,9 +41,7 @@ function readOptions(argv: string[]): { rounds: number; json: boolean } {
 const elapsedMs = (started: bigint) => Number(process.hrtime.bigint() - started) / 1e6;
 
 function summary(samples: number[]): { p50: number; p95: number; runs: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-  return { p50: at(50), p95: at(95), runs: sorted.length };
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95), runs: samples.length };
 }
 
 /** Headers of every call: AI needs an analyst key. */

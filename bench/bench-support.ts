@@ -1,5 +1,6 @@
 /** Pieces the benchmark scripts share: ordered teardown and a throw-away database on a PostgreSQL server. */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { Client } from 'pg';
 import { loadConfig, type AppConfig } from '../src/config/config';
 
@@ -16,6 +17,23 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+/** The p-th percentile (nearest rank) of some samples, in any order. */
+export function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Resident memory of a process in MB, from /proc (null elsewhere, or when the process has ended). */
+export function residentMb(pid: number | null | undefined): number | null {
+  if (pid === null || pid === undefined) return null;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
 }
 
 export function messageOf(error: unknown): string {

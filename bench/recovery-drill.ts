@@ -16,7 +16,7 @@ import { startApp, type App } from '../src/app';
 import { createApiKey } from '../src/auth/api-keys';
 import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/shared/logger';
-import { BenchError, Teardown, messageOf } from './bench-support';
+import { BenchError, Teardown, messageOf, percentile } from './bench-support';
 
 const TARGET_MS = 5_000;
 /** A round that has not served again after this long is a failure of the drill, not a slow figure. */
@@ -84,11 +84,6 @@ async function drillRound(app: App, key: string): Promise<Round> {
   const servingMs = await untilListAnswers(app, key, 200, killedAt);
   if (app.database.childPid === pid) throw new BenchError('the service answered 200 without a new database child');
   return { noticedMs, servingMs, dataKept: await documentFound(app, key) };
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 function formatText(rounds: Round[]): string {

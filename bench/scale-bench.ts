@@ -22,7 +22,14 @@ import autocannon from 'autocannon';
 import { startApp, type App } from '../src/app';
 import { createApiKey } from '../src/auth/api-keys';
 import { createLogger } from '../src/shared/logger';
-import { BenchError, Teardown, createThrowawayDatabase, offlineServiceConfig } from './bench-support';
+import {
+  BenchError,
+  Teardown,
+  createThrowawayDatabase,
+  offlineServiceConfig,
+  percentile,
+  residentMb,
+} from './bench-support';
 import { generateScaleData, type ScaleDataSet } from './scale-data';
 import { SCREENS, nestedPageQuery } from './workloads';
 
@@ -82,15 +89,6 @@ function readScaleOptions(argv: string[], env: NodeJS.ProcessEnv): ScaleOptions 
 // ---------------------------------------------------------------------------------------------------------------
 // Import
 
-const rssMb = (pid: number): number => {
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : 0;
-  } catch {
-    return 0; // the process has ended
-  }
-};
-
 const childrenOf = (pid: number): number[] => {
   try {
     return fs
@@ -124,8 +122,8 @@ async function runImport(set: ScaleDataSet, env: NodeJS.ProcessEnv): Promise<Imp
   let importerPeak = 0;
   let childPeak = 0;
   const sampler = setInterval(() => {
-    importerPeak = Math.max(importerPeak, rssMb(child.pid as number));
-    for (const pid of childrenOf(child.pid as number)) childPeak = Math.max(childPeak, rssMb(pid));
+    importerPeak = Math.max(importerPeak, residentMb(child.pid) ?? 0);
+    for (const pid of childrenOf(child.pid as number)) childPeak = Math.max(childPeak, residentMb(pid) ?? 0);
   }, 250);
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   clearInterval(sampler);
@@ -144,9 +142,6 @@ async function runImport(set: ScaleDataSet, env: NodeJS.ProcessEnv): Promise<Imp
 // ---------------------------------------------------------------------------------------------------------------
 // Reads
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
 async function latencyOf(rounds: number, request: (round: number) => Promise<void>): Promise<Latency> {
   await request(0);
   const times: number[] = [];
@@ -155,7 +150,6 @@ async function latencyOf(rounds: number, request: (round: number) => Promise<voi
     await request(round);
     times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 

@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BenchError, Teardown, messageOf } from './bench-support';
+import { BenchError, Teardown, messageOf, percentile } from './bench-support';
 import { SCREENS } from './workloads';
 
 function option(name: string, fallback: string): string {
@@ -54,9 +54,6 @@ async function timed(url: string): Promise<number> {
   return performance.now() - started;
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
 async function main(): Promise<void> {
   const rounds = Number(option('rounds', '200'));
   if (!Number.isInteger(rounds) || rounds < 1) throw new BenchError('--rounds must be a positive whole number');
@@ -70,7 +67,6 @@ async function main(): Promise<void> {
       await timed(url);
       const times: number[] = [];
       for (let round = 0; round < rounds; round += 1) times.push(await timed(url));
-      times.sort((a, b) => a - b);
       process.stdout.write(
         `  ${screen.label.padEnd(40)} p50 ${percentile(times, 50).toFixed(1)} ms  p95 ${percentile(times, 95).toFixed(1)} ms\n`,
       );

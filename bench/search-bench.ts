@@ -26,7 +26,7 @@ import { ingestDocument } from '../src/search/ingestion.service';
 import type { SearchBackend } from '../src/search/search-backend.types';
 import { search } from '../src/search/search.service';
 import type { SearchMode } from '../src/search/search.types';
-import { BenchError, Teardown, createThrowawayDatabase, messageOf, seededRandom } from './bench-support';
+import { BenchError, Teardown, createThrowawayDatabase, messageOf, residentMb, seededRandom } from './bench-support';
 
 const QUERIES = [
   'Apple net income fiscal 2024',
@@ -409,17 +409,6 @@ async function measureCold(open: () => Promise<Opened>, companyId: number, log: 
     }
   }
   return figures;
-}
-
-/** Resident memory of a process in MB, from /proc (null elsewhere). */
-function residentMb(pid: number | null): number | null {
-  if (pid === null) return null;
-  try {
-    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The kept index warm: one pass of every query kind first (not counted), then the rounds. */
