@@ -1,13 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { findCompanyDirectory, findDirectoryVersion } from './company.repository';
-
-/** A company as names are matched against it: id, ticker, name, and its newest annual revenue as its size. */
-export interface DirectoryCompany {
-  id: number;
-  ticker: string;
-  name: string;
-  size: number | null;
-}
+import { findCompanyDirectory, findDirectoryVersion, type DirectoryCompany } from './company.repository';
 
 const lastRead = new WeakMap<DataSource, { version: string; companies: DirectoryCompany[] }>();
 
@@ -21,8 +13,8 @@ export async function companyDirectory(dataSource: DataSource): Promise<Director
   // which the next call reads again, never the reverse.
   const version = await findDirectoryVersion(dataSource.manager);
   const last = lastRead.get(dataSource);
-  if (last?.version === version) return last.companies;
+  if (version !== null && last?.version === version) return last.companies;
   const companies = await findCompanyDirectory(dataSource.manager);
-  lastRead.set(dataSource, { version, companies });
+  if (version !== null) lastRead.set(dataSource, { version, companies });
   return companies;
 }

@@ -157,13 +157,19 @@ export function findCompanyByTicker(
   return findOneCompany(manager, 'upper(c.ticker) = upper($1)', [ticker], reading);
 }
 
+/** A company as names are matched against it: id, ticker, name, and its newest annual revenue as its size. */
+export interface DirectoryCompany {
+  id: number;
+  ticker: string;
+  name: string;
+  size: number | null;
+}
+
 /**
  * Every company by id, ticker and name, with its newest annual revenue as its size: the directory that question
  * understanding matches names against (of two companies a name fits alike, the larger is meant).
  */
-export function findCompanyDirectory(
-  manager: EntityManager,
-): Promise<Array<{ id: number; ticker: string; name: string; size: number | null }>> {
+export function findCompanyDirectory(manager: EntityManager): Promise<DirectoryCompany[]> {
   return manager.query(
     `SELECT c.id, c.ticker, c.name, newest.revenue::float8 AS size
        FROM companies AS c
@@ -176,12 +182,15 @@ export function findCompanyDirectory(
   );
 }
 
-/** A number that changes whenever the directory above may have (kept by triggers on companies and income statements). */
-export async function findDirectoryVersion(manager: EntityManager): Promise<string> {
+/**
+ * A number that changes whenever the directory above may have (kept by triggers on companies and income
+ * statements); null when its row is missing, so nothing is taken as unchanged.
+ */
+export async function findDirectoryVersion(manager: EntityManager): Promise<string | null> {
   const [row]: Array<{ version: string }> = await manager.query(
     'SELECT version::text AS version FROM company_directory_version',
   );
-  return row?.version ?? '';
+  return row?.version ?? null;
 }
 
 export function findAllCompanyRefs(manager: EntityManager): Promise<CompanyRef[]> {

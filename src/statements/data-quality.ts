@@ -188,8 +188,8 @@ export function yearSumCheck(
     const d = q4[field] as Maybe;
     if (!known(total) || !known(a) || !known(b) || !known(c) || !known(d)) continue;
     compared += 1;
-    const difference = total - (0 + a + b + c + d);
-    const tolerance = 0 + halfUnit(total, year) + halfUnit(a, q1) + halfUnit(b, q2) + halfUnit(c, q3) + halfUnit(d, q4);
+    const difference = total - (a + b + c + d);
+    const tolerance = halfUnit(total, year) + halfUnit(a, q1) + halfUnit(b, q2) + halfUnit(c, q3) + halfUnit(d, q4);
     if (Math.abs(difference) > tolerance) failing.push(`${field} ${money(difference)}`);
     if (!worst || Math.abs(difference) - tolerance > Math.abs(worst.difference) - worst.tolerance)
       worst = { field, difference, tolerance };
