@@ -312,6 +312,15 @@ describe('statements read from a stored filing', function () {
     return response.body.data;
   };
 
+  /** The company's row of a screen of its own sector, with the ratios route's values of the same fields. */
+  const screenedAndRead = async (period: string, fields: string[]) => {
+    const response = await get(`/v1/screener?period=${period}&sector=Industrials&fields=${fields.join(',')}&limit=100`);
+    expect(response.status, JSON.stringify(response.body)).to.equal(200);
+    const row = response.body.data.find((candidate: { id: number }) => candidate.id === companyId);
+    const ratios = await statement('ratios', period);
+    return { screened: row?.values, read: fields.map((field) => ({ field, value: ratios[field] })) };
+  };
+
   it('become the company’s statements for every period their columns show, scaled, with derived totals', async () => {
     expect(await statement('income-statement', 'FY2024')).to.include({
       revenue: 1_200_000_000,
@@ -340,6 +349,10 @@ describe('statements read from a stored filing', function () {
     });
     const ratios = await statement('ratios', 'FY2024');
     expect(ratios.gross_margin).to.be.closeTo(500 / 1200, 1e-9);
+    // A screen sees the new statements' ratios at once.
+    const { screened, read } = await screenedAndRead('FY2024', ['gross_margin', 'revenue_growth', 'return_on_equity']);
+    expect(screened).to.deep.equal(read);
+    expect(read[1].value).to.be.closeTo(0.2, 1e-9);
   });
 
   it('say where each value was read: the document, its page and the label as written', async () => {
@@ -569,5 +582,9 @@ describe('statements read from a stored filing', function () {
     expect(cashFlow.data_quality.map((check: any) => check.check)).not.to.include('filings_agree');
     expect((await statement('income-statement', 'FY2023')).revenue).to.equal(1_000_000_000);
     expect((await statement('cash-flow', 'FY2024')).capital_expenditure).to.equal(-90_000_000);
+    // The screener's stored ratios follow the imported statement.
+    const { screened, read } = await screenedAndRead('FY2024', ['revenue_growth', 'gross_margin', 'net_margin']);
+    expect(screened).to.deep.equal(read);
+    expect(read[0].value).to.be.closeTo(0.25, 1e-9);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The screener's SQL: the companies that pass a screen's company filters and its conditions on statement fields, each
- * with the period screened. Column names come from the entities' metadata (a name not on the entity is refused
- * before any SQL is written), operators from a fixed list, and every value is a parameter.
+ * The screener's SQL: the companies that pass a screen's company filters and its conditions on statement fields and
+ * stored ratios, each with the period screened and the values asked of it. Column names come from the entities'
+ * metadata (a name not on the entity is refused before any SQL is written), operators from a fixed list, and every
+ * value, ratio keys included, is a parameter.
  */
 import type { EntityManager } from 'typeorm';
 import { Company } from './company.entity';
@@ -9,10 +10,11 @@ import { STATEMENT_ENTITIES } from '../statements/statement.repository';
 import type { StatementKind } from '../statements/statement-kind';
 import type { PeriodType } from '../statements/fiscal-period';
 
-export interface StatementCondition {
-  statement: StatementKind;
-  /** The entity property (camelCase) of a line item. */
-  property: string;
+/** A value a screen reads of each company's screened period: a statement's line item or a stored ratio. */
+export type ScreenRead = { statement: StatementKind; property: string } | { ratio: string };
+
+export interface ScreenReadCondition {
+  read: ScreenRead;
   op: '>' | '>=' | '<' | '<=' | '=' | '!=' | 'between';
   values: number[];
 }
@@ -27,8 +29,10 @@ export interface ScreenCandidateQuery {
   sectors: readonly string[];
   /** Any of these currencies (ISO 4217, upper case); every currency when empty. */
   currencies: readonly string[];
-  /** Conditions on the screened period's statements; ignored without a period. */
-  conditions: readonly StatementCondition[];
+  /** Conditions on the screened period's values; ignored without a period. */
+  conditions: readonly ScreenReadCondition[];
+  /** The values each candidate carries, in this order; none without a period. */
+  reads: readonly ScreenRead[];
 }
 
 export interface ScreenCandidate {
@@ -39,6 +43,8 @@ export interface ScreenCandidate {
   currency: string;
   /** The screened period's label; null when the query named no period. */
   period: string | null;
+  /** The values of `reads`, in their order (null where the period does not report it). */
+  values: Array<number | null>;
 }
 
 const ALIAS: Record<StatementKind, string> = { income: 'i', balance: 'b', cashFlow: 'f' };
@@ -59,24 +65,33 @@ function periodSource(manager: EntityManager, period: ScreenedPeriod, param: (va
   return `(SELECT s.period FROM ${income} AS s WHERE s.company_id = c.id AND ${newest} LIMIT 1)`;
 }
 
-function conditionSql(
-  manager: EntityManager,
-  condition: StatementCondition,
-  param: (value: unknown) => string,
-): string {
+/** The SQL expression of a read, as float8: a statement column of its table's alias, or a key of the stored ratios. */
+function readSql(manager: EntityManager, read: ScreenRead, param: (value: unknown) => string): string {
+  if ('ratio' in read) return `(r.ratios ->> ${param(read.ratio)})::float8`;
   const column = manager
-    .getRepository(STATEMENT_ENTITIES[condition.statement])
-    .metadata.findColumnWithPropertyName(condition.property);
-  if (!column) throw new Error(`No column "${condition.property}" on the ${condition.statement} statement`);
-  const target = `${ALIAS[condition.statement]}.${column.databaseName}`;
+    .getRepository(STATEMENT_ENTITIES[read.statement])
+    .metadata.findColumnWithPropertyName(read.property);
+  if (!column) throw new Error(`No column "${read.property}" on the ${read.statement} statement`);
+  return `${ALIAS[read.statement]}.${column.databaseName}::float8`;
+}
+
+function conditionSql(manager: EntityManager, condition: ScreenReadCondition, param: (value: unknown) => string) {
+  const target = readSql(manager, condition.read, param);
   if (condition.op === 'between')
     return `${target} BETWEEN ${param(condition.values[0])} AND ${param(condition.values[1])}`;
   if (!OPERATORS.has(condition.op)) throw new Error(`No operator "${condition.op}"`);
   return `${target} ${condition.op} ${param(condition.values[0])}`;
 }
 
-/** Companies passing the company filters and the statement conditions, each with its screened period, by id. */
-export function findScreenCandidates(manager: EntityManager, query: ScreenCandidateQuery): Promise<ScreenCandidate[]> {
+/**
+ * Companies passing the company filters and the conditions, each with its screened period and the values read of it,
+ * by id. Statements and stored ratios are joined on the period's key; a condition on one leaves out companies
+ * without it, as a missing value never meets a condition.
+ */
+export async function findScreenCandidates(
+  manager: EntityManager,
+  query: ScreenCandidateQuery,
+): Promise<ScreenCandidate[]> {
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
   const companies = manager.getRepository(Company).metadata.tableName;
@@ -86,21 +101,35 @@ export function findScreenCandidates(manager: EntityManager, query: ScreenCandid
   if (query.currencies.length > 0) where.push(`c.currency = ANY(${param(query.currencies)}::text[])`);
   const joins: string[] = [];
   let period = 'NULL::text';
+  const selected: string[] = [];
   if (query.period) {
     joins.push(`CROSS JOIN LATERAL ${periodSource(manager, query.period, param)} AS p(period)`);
     period = 'p.period';
-    const kinds = new Set(query.conditions.map((condition) => condition.statement));
-    for (const kind of kinds) {
+    const reads = [...query.reads, ...query.conditions.map((condition) => condition.read)];
+    for (const kind of new Set(reads.flatMap((read) => ('statement' in read ? [read.statement] : [])))) {
       const table = manager.getRepository(STATEMENT_ENTITIES[kind]).metadata.tableName;
-      joins.push(
-        `JOIN ${table} AS ${ALIAS[kind]} ON ${ALIAS[kind]}.company_id = c.id AND ${ALIAS[kind]}.period = p.period`,
-      );
+      const alias = ALIAS[kind];
+      joins.push(`LEFT JOIN ${table} AS ${alias} ON ${alias}.company_id = c.id AND ${alias}.period = p.period`);
     }
+    if (reads.some((read) => 'ratio' in read))
+      joins.push('LEFT JOIN statement_ratios AS r ON r.company_id = c.id AND r.period = p.period');
+    selected.push(...query.reads.map((read, index) => `${readSql(manager, read, param)} AS v${index}`));
     where.push(...query.conditions.map((condition) => conditionSql(manager, condition, param)));
   }
-  return manager.query(
-    `SELECT c.id, c.name, c.ticker, c.sector, c.currency, ${period} AS period FROM ${companies} AS c ${joins.join(' ')}
+  const rows: Array<Omit<ScreenCandidate, 'values'> & Record<string, unknown>> = await manager.query(
+    `SELECT c.id, c.name, c.ticker, c.sector, c.currency, ${period} AS period${selected.map((column) => `, ${column}`).join('')}
+       FROM ${companies} AS c ${joins.join(' ')}
       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.id`,
     values,
   );
+  const readCount = query.period ? query.reads.length : 0;
+  return rows.map(({ id, name, ticker, sector, currency, period: label, ...read }) => ({
+    id,
+    name,
+    ticker,
+    sector,
+    currency,
+    period: label,
+    values: Array.from({ length: readCount }, (_, index) => read[`v${index}`] as number | null),
+  }));
 }

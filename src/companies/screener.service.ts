@@ -6,11 +6,13 @@ import { STATEMENT_KEY_COLUMNS } from '../statements/statement-fields';
 import { statementColumnNames } from '../statements/statement.repository';
 import { loadRatios, loadStatement } from '../statements/statement.service';
 import type { StatementKind, StatementLoaders } from '../statements/statement.loaders';
+import { refreshQueuedRatios } from '../statements/stored-ratios';
 import {
   findScreenCandidates,
   type ScreenCandidate,
   type ScreenedPeriod,
-  type StatementCondition,
+  type ScreenRead,
+  type ScreenReadCondition,
 } from './screener.repository';
 import {
   inSize,
@@ -47,7 +49,7 @@ function vocabularyOf(dataSource: DataSource): ScreenVocabulary {
   );
 }
 
-/** A candidate's statements and ratios of the screened period, read through the request's batching loaders. */
+/** A candidate's statements and ratios of the screened period (only the fields the screen reads, when stored). */
 interface PeriodValues {
   statements: Partial<Record<StatementKind, Record<string, unknown> | null>>;
   ratios: Record<string, unknown> | null;
@@ -63,12 +65,13 @@ async function orNothing<T>(read: Promise<T>): Promise<T | null> {
   }
 }
 
-async function periodValues(
+/** A candidate's trailing twelve months, through the request's batching loaders. */
+async function trailingValues(
   loaders: StatementLoaders,
   candidate: ScreenCandidate,
   needs: { kinds: Set<StatementKind>; ratios: boolean },
 ): Promise<PeriodValues> {
-  const period = candidate.period ?? 'ttm';
+  const period = 'ttm';
   const statements: PeriodValues['statements'] = {};
   await Promise.all(
     [...needs.kinds].map(async (kind) => {
@@ -109,6 +112,9 @@ function sortValue(company: ScreenedCompany, sort: ScreenSort): number | string 
   return company.candidate[sort.key];
 }
 
+/** Text compared as localeCompare does, with the collator made once (a screen may sort ten thousand names). */
+const compareText = new Intl.Collator().compare;
+
 /** Sorted by the sort key (missing values last either way), then by name and id so pages never overlap. */
 function compareBy(sort: ScreenSort) {
   return (a: ScreenedCompany, b: ScreenedCompany): number => {
@@ -116,10 +122,10 @@ function compareBy(sort: ScreenSort) {
     if (x !== y) {
       if (x === null) return 1;
       if (y === null) return -1;
-      const order = typeof x === 'string' ? x.localeCompare(y as string) : x - (y as number);
+      const order = typeof x === 'string' ? compareText(x, y as string) : x - (y as number);
       if (order !== 0) return sort.descending ? -order : order;
     }
-    return a.candidate.name.localeCompare(b.candidate.name) || a.candidate.id - b.candidate.id;
+    return compareText(a.candidate.name, b.candidate.name) || a.candidate.id - b.candidate.id;
   };
 }
 
@@ -128,25 +134,41 @@ function screenedPeriod(plan: ScreenPlan): ScreenedPeriod | null {
   return plan.period.kind === 'exact' ? { label: plan.period.period.label } : { newest: plan.period.type };
 }
 
-/** Conditions the SQL applies: on statement fields of a stored period (the trailing twelve months are computed). */
-function statementConditions(plan: ScreenPlan): StatementCondition[] {
-  if (plan.period.kind === 'ttm') return [];
-  return plan.conditions.flatMap(({ field, op, values }) =>
-    field.source.kind === 'statement' ? [{ statement: field.source.statement, property: field.key, op, values }] : [],
-  );
-}
+const REVENUE: ScreenField = { key: 'revenue', source: { kind: 'statement', statement: 'income' } };
 
-/** What the rows need read: the statements and whether the ratios. */
-function readsOf(plan: ScreenPlan): { kinds: Set<StatementKind>; ratios: boolean } {
+/** The fields a screen reads of each company: those it returns, filters on and sorts by, and revenue for its size. */
+function fieldsRead(plan: ScreenPlan): ScreenField[] {
   const used = [
     ...plan.fields,
     ...plan.conditions.map((condition) => condition.field),
     ...(typeof plan.sort.key === 'string' ? [] : [plan.sort.key]),
+    ...(plan.sizes.length > 0 || plan.sort.key === 'size' ? [REVENUE] : []),
   ];
-  const kinds = new Set(used.flatMap((field) => (field.source.kind === 'statement' ? [field.source.statement] : [])));
-  // Size reads revenue; a trailing twelve months exists when its income statement does.
-  if (plan.sizes.length > 0 || plan.sort.key === 'size' || plan.period.kind === 'ttm') kinds.add('income');
-  return { kinds, ratios: used.some((field) => field.source.kind === 'ratio') };
+  return [...new Map(used.map((field) => [`${field.source.kind}:${field.key}`, field])).values()];
+}
+
+function screenRead(field: ScreenField): ScreenRead {
+  return field.source.kind === 'ratio'
+    ? { ratio: field.key }
+    : { statement: field.source.statement, property: field.key };
+}
+
+/** A stored period's values as the SQL read them, in the shape the loaders give (one object per statement). */
+function storedValues(fields: readonly ScreenField[], values: ReadonlyArray<number | null>): PeriodValues {
+  const read: PeriodValues = { statements: {}, ratios: {} };
+  fields.forEach((field, index) => {
+    const source = field.source.kind === 'ratio' ? read.ratios : (read.statements[field.source.statement] ??= {});
+    (source as Record<string, unknown>)[field.key] = values[index];
+  });
+  return read;
+}
+
+/** What a trailing-twelve-months screen reads through the loaders: the statements and whether the ratios. */
+function loaderReads(fields: readonly ScreenField[]): { kinds: Set<StatementKind>; ratios: boolean } {
+  const kinds = new Set(fields.flatMap((field) => (field.source.kind === 'statement' ? [field.source.statement] : [])));
+  // A trailing twelve months exists when its income statement does.
+  kinds.add('income');
+  return { kinds, ratios: fields.some((field) => field.source.kind === 'ratio') };
 }
 
 function checkArguments(args: ScreenArguments): void {
@@ -166,10 +188,46 @@ function checkArguments(args: ScreenArguments): void {
 }
 
 /**
+ * The companies of a screen with its period's values. A stored period is screened in SQL: its statements and its
+ * stored ratios (computed first for any company whose statements changed), the conditions applied there. The trailing
+ * twelve months are computed per company through the request's loaders, by the same definitions.
+ */
+async function screenedCompanies(
+  dataSource: DataSource,
+  loaders: StatementLoaders,
+  plan: ScreenPlan,
+): Promise<ScreenedCompany[]> {
+  const fields = fieldsRead(plan);
+  const period = screenedPeriod(plan);
+  if (period && fields.some((field) => field.source.kind === 'ratio')) await refreshQueuedRatios(dataSource);
+  const candidates = await findScreenCandidates(dataSource.manager, {
+    period,
+    sectors: plan.sectors,
+    currencies: plan.currencies,
+    conditions: period
+      ? plan.conditions.map(({ field, op, values }): ScreenReadCondition => ({ read: screenRead(field), op, values }))
+      : [],
+    reads: period ? fields.map(screenRead) : [],
+  });
+  if (period)
+    return candidates.map((candidate) => ({
+      candidate,
+      period: candidate.period as string,
+      values: storedValues(fields, candidate.values),
+    }));
+  const reads = loaderReads(fields);
+  return Promise.all(
+    candidates.map(async (candidate) => ({
+      candidate,
+      period: 'TTM',
+      values: await trailingValues(loaders, candidate, reads),
+    })),
+  );
+}
+
+/**
  * Companies that pass a screen: conditions on statement fields and ratios of one period per company, company filters
- * (sector, currency, size), sorted, one page of them with the total. The store narrows the companies by their
- * attributes and statement fields with the period's index; ratios are computed here by the same definitions as
- * everywhere else, for the companies left.
+ * (sector, currency, size), sorted, one page of them with the total.
  */
 export async function screenCompanies(
   dataSource: DataSource,
@@ -178,20 +236,7 @@ export async function screenCompanies(
 ): Promise<ScreenPage> {
   checkArguments(args);
   const plan = parseScreen(args, vocabularyOf(dataSource));
-  const candidates = await findScreenCandidates(dataSource.manager, {
-    period: screenedPeriod(plan),
-    sectors: plan.sectors,
-    currencies: plan.currencies,
-    conditions: statementConditions(plan),
-  });
-  const reads = readsOf(plan);
-  const screened: ScreenedCompany[] = await Promise.all(
-    candidates.map(async (candidate) => ({
-      candidate,
-      period: candidate.period ?? 'TTM',
-      values: await periodValues(loaders, candidate, reads),
-    })),
-  );
+  const screened = await screenedCompanies(dataSource, loaders, plan);
   const passing = screened.filter(
     ({ values, period }) =>
       (plan.period.kind !== 'ttm' || values.statements.income !== null) &&

@@ -12,6 +12,7 @@ import type { ImportedCompany } from './companyfacts';
 import { UNCLASSIFIED_SECTOR, type FilerProfile } from './submissions';
 import { inSavepoint, recordImportedFile } from './sec-import.repository';
 import { refreshDocumentStatements } from '../documents/document-statements.service';
+import { storeRatiosOf } from '../statements/stored-ratios';
 
 export interface StoredImport {
   companyId: number;
@@ -38,7 +39,11 @@ export function storeImport(
   ticker: string,
   extras: ImportExtras = {},
 ): Promise<StoredImport> {
-  return dataSource.transaction((manager: EntityManager) => storeImportWith(manager, imported, ticker, extras));
+  return dataSource.transaction(async (manager: EntityManager) => {
+    const stored = await storeImportWith(manager, imported, ticker, extras);
+    await storeRatiosOf(manager, [stored.companyId]);
+    return stored;
+  });
 }
 
 /** One company of a batch: stored, or the error that refused it (its own writes undone, the batch's kept). */
@@ -58,6 +63,10 @@ export function storeImports(
         outcomes.push({ error });
       }
     }
+    await storeRatiosOf(
+      manager,
+      outcomes.flatMap((outcome) => ('stored' in outcome ? [outcome.stored.companyId] : [])),
+    );
     return outcomes;
   });
 }

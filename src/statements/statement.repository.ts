@@ -74,6 +74,19 @@ export function findStatements<K extends StatementKind>(
   );
 }
 
+/** Every statement of one kind of the given companies, as plain rows shaped like the entity. */
+export function findStatementsOfCompanies<K extends StatementKind>(
+  manager: EntityManager,
+  kind: K,
+  companyIds: readonly number[],
+): Promise<Array<StatementOf<K>>> {
+  const metadata = manager.getRepository(STATEMENT_ENTITIES[kind]).metadata;
+  return manager.query(
+    `SELECT ${plainColumnList(metadata, 's')} FROM ${metadata.tableName} AS s WHERE s.company_id = ANY($1::int[])`,
+    [companyIds],
+  );
+}
+
 /** Fiscal-year periods are labelled FY<yyyy>, quarters Q<n>-<yyyy>. */
 const PERIOD_LABEL_PATTERN: Record<PeriodType, string> = { ANNUAL: 'FY%', QUARTER: 'Q%' };
 

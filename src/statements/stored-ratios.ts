@@ -1,0 +1,81 @@
+/**
+ * The ratios of every stored period, kept in the database so a screen filters and sorts them in SQL. They are
+ * computed here by the same definitions and from the same statements as the ratios a client reads (see loadRatios);
+ * triggers queue a company whenever its statements change, and a screen computes the queued ones before it reads.
+ * Writers of many statements (the SEC import) compute their companies' ratios in their own transaction, so the
+ * ratios land with the statements.
+ */
+import type { DataSource, EntityManager } from 'typeorm';
+import { parseExactPeriod, previousPeriod, samePeriodLastYear, type FiscalPeriod } from './fiscal-period';
+import { computeRatios } from './ratios';
+import { findStatementsOfCompanies, STATEMENT_ENTITIES, type StatementOf } from './statement.repository';
+import type { StatementKind } from './statement-kind';
+import {
+  dequeueRatioRefresh,
+  hasQueuedRatioRefresh,
+  replaceStoredRatios,
+  takeQueuedRatioRefresh,
+  type StoredRatiosRow,
+} from './stored-ratios.repository';
+
+/** Companies computed in one transaction: each has up to ~50 periods of three statements. */
+const REFRESH_BATCH = 200;
+
+type StatementsByLabel = { [K in StatementKind]: Map<string, StatementOf<K>> };
+
+/** A company's stored ratios: one row per period that has any statement, as loadRatios computes them. */
+function ratiosOfCompany(companyId: number, statements: StatementsByLabel): StoredRatiosRow[] {
+  const at = <K extends StatementKind>(kind: K, period: FiscalPeriod) => statements[kind].get(period.label) ?? null;
+  const labels = new Set([...statements.income.keys(), ...statements.balance.keys(), ...statements.cashFlow.keys()]);
+  const rows: StoredRatiosRow[] = [];
+  for (const label of labels) {
+    const period = parseExactPeriod(label);
+    if (!period) continue;
+    const computed = computeRatios({
+      periodType: period.type,
+      income: at('income', period),
+      balance: at('balance', period),
+      cashFlow: at('cashFlow', period),
+      previousBalance: at('balance', previousPeriod(period)),
+      priorYearIncome: at('income', samePeriodLastYear(period)),
+    });
+    const ratios = Object.fromEntries(
+      Object.entries(computed).filter((entry): entry is [string, number] => entry[1] !== null),
+    );
+    rows.push({ companyId, period: label, ratios });
+  }
+  return rows;
+}
+
+/** Computes and stores the ratios of the given companies in the caller's transaction. */
+async function computeStoredRatios(manager: EntityManager, companyIds: readonly number[]): Promise<void> {
+  const byCompany = new Map<number, StatementsByLabel>(
+    companyIds.map((id) => [id, { income: new Map(), balance: new Map(), cashFlow: new Map() }]),
+  );
+  for (const kind of Object.keys(STATEMENT_ENTITIES) as StatementKind[]) {
+    for (const row of await findStatementsOfCompanies(manager, kind, companyIds))
+      (byCompany.get(row.companyId)?.[kind] as Map<string, unknown>).set(row.period, row);
+  }
+  const rows = [...byCompany].flatMap(([companyId, statements]) => ratiosOfCompany(companyId, statements));
+  await replaceStoredRatios(manager, companyIds, rows);
+}
+
+/** Stores the ratios of companies whose statements the caller's transaction wrote, and takes them off the queue. */
+export async function storeRatiosOf(manager: EntityManager, companyIds: readonly number[]): Promise<void> {
+  if (companyIds.length === 0) return;
+  await dequeueRatioRefresh(manager, companyIds);
+  await computeStoredRatios(manager, companyIds);
+}
+
+/** Computes the ratios of every queued company, a batch a transaction, so stored ratios match the statements. */
+export async function refreshQueuedRatios(dataSource: DataSource): Promise<void> {
+  if (!(await hasQueuedRatioRefresh(dataSource.manager))) return;
+  for (;;) {
+    const taken = await dataSource.transaction(async (manager) => {
+      const companyIds = await takeQueuedRatioRefresh(manager, REFRESH_BATCH);
+      if (companyIds.length > 0) await computeStoredRatios(manager, companyIds);
+      return companyIds.length;
+    });
+    if (taken < REFRESH_BATCH) return;
+  }
+}
