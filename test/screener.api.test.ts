@@ -75,18 +75,19 @@ describe('REST /v1/screener and GraphQL screen', () => {
     expect(names).to.deep.equal([...names].sort((a, b) => a.localeCompare(b)));
   });
 
-  it('screens a named fiscal year, a named quarter and the trailing twelve months', async () => {
+  it('screens a named fiscal year, a named quarter, each newest quarter and the trailing twelve months', async () => {
     const periods = (await get(`/v1/companies/${(await allCompanies())[0].id}/periods`)).body.data as Array<{
       period: string;
     }>;
     const quarter = periods.find((p) => p.period.startsWith('Q'))!.period;
     const year = periods.find((p) => p.period.startsWith('FY'))!.period;
-    for (const period of [year, quarter]) {
+    for (const period of [year, quarter, 'latest']) {
       const incomes = await perCompany('income-statement', period);
       const { body } = await screen(`period=${period}&fields=revenue,net_income&limit=100`);
       expect(body.meta.total, period).to.equal([...incomes.values()].filter((i) => i !== null).length);
       for (const row of body.data as Row[]) {
-        expect(row.period).to.equal(period);
+        expect(row.period).to.equal(incomes.get(row.id)?.period);
+        if (period !== 'latest') expect(row.period).to.equal(period);
         expect(valueOf(row, 'net_income')).to.equal(incomes.get(row.id)?.net_income);
       }
     }

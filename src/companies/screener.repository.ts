@@ -50,19 +50,12 @@ export interface ScreenCandidate {
 const ALIAS: Record<StatementKind, string> = { income: 'i', balance: 'b', cashFlow: 'f' };
 const OPERATORS = new Set(['>', '>=', '<', '<=', '=', '!=']);
 
-/**
- * The newest period of a type per company, as a lateral subquery on the (company_id, period) index: fiscal-year labels
- * are an index range that sorts by itself; quarter labels sort by year first, from the columns that hold them.
- */
-function periodSource(manager: EntityManager, period: ScreenedPeriod, param: (value: unknown) => string): string {
-  const income = manager.getRepository(STATEMENT_ENTITIES.income).metadata.tableName;
-  if ('label' in period)
-    return `(SELECT s.period FROM ${income} AS s WHERE s.company_id = c.id AND s.period = ${param(period.label)})`;
-  const newest =
-    period.newest === 'ANNUAL'
-      ? `s.period >= 'FY' AND s.period < 'FZ' ORDER BY s.period DESC`
-      : `s.period >= 'Q' AND s.period < 'R' ORDER BY s.fiscal_year DESC, s.fiscal_quarter DESC`;
-  return `(SELECT s.period FROM ${income} AS s WHERE s.company_id = c.id AND ${newest} LIMIT 1)`;
+/** The stored periods a screen reads: one label, or each company's newest of a type (marked when stored). */
+function periodCondition(period: ScreenedPeriod, param: (value: unknown) => string): string {
+  if ('label' in period) return `r.period = ${param(period.label)}`;
+  const labels =
+    period.newest === 'ANNUAL' ? `r.period >= 'FY' AND r.period < 'FZ'` : `r.period >= 'Q' AND r.period < 'R'`;
+  return `r.newest AND ${labels}`;
 }
 
 /** The SQL expression of a read, as float8: a statement column of its table's alias, or a key of the stored ratios. */
@@ -84,9 +77,10 @@ function conditionSql(manager: EntityManager, condition: ScreenReadCondition, pa
 }
 
 /**
- * Companies passing the company filters and the conditions, each with its screened period and the values read of it,
- * by id. Statements and stored ratios are joined on the period's key; a condition on one leaves out companies
- * without it, as a missing value never meets a condition.
+ * Companies passing the company filters and the conditions, each with its screened period and the values read of it.
+ * A screened period is a row of the stored ratios (one per period with an income statement); its statements are
+ * joined on the period's key, so a condition on one leaves out companies without it, as a missing value never meets a
+ * condition. Without a period, every company passing the company filters, with no values.
  */
 export async function findScreenCandidates(
   manager: EntityManager,
@@ -99,27 +93,26 @@ export async function findScreenCandidates(
   if (query.sectors.length > 0)
     where.push(`lower(c.sector) = ANY(${param(query.sectors.map((sector) => sector.toLowerCase()))}::text[])`);
   if (query.currencies.length > 0) where.push(`c.currency = ANY(${param(query.currencies)}::text[])`);
-  const joins: string[] = [];
+  let from = `${companies} AS c`;
   let period = 'NULL::text';
   const selected: string[] = [];
   if (query.period) {
-    joins.push(`CROSS JOIN LATERAL ${periodSource(manager, query.period, param)} AS p(period)`);
-    period = 'p.period';
+    from = `statement_ratios AS r JOIN ${companies} AS c ON c.id = r.company_id`;
+    period = 'r.period';
+    where.push(periodCondition(query.period, param));
     const reads = [...query.reads, ...query.conditions.map((condition) => condition.read)];
     for (const kind of new Set(reads.flatMap((read) => ('statement' in read ? [read.statement] : [])))) {
       const table = manager.getRepository(STATEMENT_ENTITIES[kind]).metadata.tableName;
       const alias = ALIAS[kind];
-      joins.push(`LEFT JOIN ${table} AS ${alias} ON ${alias}.company_id = c.id AND ${alias}.period = p.period`);
+      from += ` LEFT JOIN ${table} AS ${alias} ON ${alias}.company_id = r.company_id AND ${alias}.period = r.period`;
     }
-    if (reads.some((read) => 'ratio' in read))
-      joins.push('LEFT JOIN statement_ratios AS r ON r.company_id = c.id AND r.period = p.period');
     selected.push(...query.reads.map((read, index) => `${readSql(manager, read, param)} AS v${index}`));
     where.push(...query.conditions.map((condition) => conditionSql(manager, condition, param)));
   }
+  // No order: the caller sorts every candidate by the screen's own order.
   const rows: Array<Omit<ScreenCandidate, 'values'> & Record<string, unknown>> = await manager.query(
     `SELECT c.id, c.name, c.ticker, c.sector, c.currency, ${period} AS period${selected.map((column) => `, ${column}`).join('')}
-       FROM ${companies} AS c ${joins.join(' ')}
-      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY c.id`,
+       FROM ${from} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`,
     values,
   );
   const readCount = query.period ? query.reads.length : 0;

@@ -188,8 +188,8 @@ function checkArguments(args: ScreenArguments): void {
 }
 
 /**
- * The companies of a screen with its period's values. A stored period is screened in SQL: its statements and its
- * stored ratios (computed first for any company whose statements changed), the conditions applied there. The trailing
+ * The companies of a screen with its period's values. A stored period is screened in SQL on the stored ratios
+ * (computed first for any company whose statements changed) and its statements, the conditions applied there. The trailing
  * twelve months are computed per company through the request's loaders, by the same definitions.
  */
 async function screenedCompanies(
@@ -199,7 +199,7 @@ async function screenedCompanies(
 ): Promise<ScreenedCompany[]> {
   const fields = fieldsRead(plan);
   const period = screenedPeriod(plan);
-  if (period && fields.some((field) => field.source.kind === 'ratio')) await refreshQueuedRatios(dataSource);
+  if (period) await refreshQueuedRatios(dataSource);
   const candidates = await findScreenCandidates(dataSource.manager, {
     period,
     sectors: plan.sectors,

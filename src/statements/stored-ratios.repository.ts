@@ -9,6 +9,8 @@ export interface StoredRatiosRow {
   period: string;
   /** Ratio key → value; a ratio that is undefined for the period (null) is left out. */
   ratios: Record<string, number>;
+  /** The company's newest fiscal year, or its newest quarter. */
+  newest: boolean;
 }
 
 /** Rows a write sends at once: a row is about a kilobyte of JSON. */
@@ -53,11 +55,21 @@ export async function replaceStoredRatios(
     const batch = rows.slice(start, start + WRITE_BATCH);
     // Only companies that still exist: one deleted since it was queued has nothing to keep.
     await manager.query(
-      `INSERT INTO statement_ratios (company_id, period, ratios)
-       SELECT r.company_id, r.period, r.ratios FROM jsonb_to_recordset($1::jsonb) AS r(company_id int, period text, ratios jsonb)
+      `INSERT INTO statement_ratios (company_id, period, ratios, newest)
+       SELECT r.company_id, r.period, r.ratios, r.newest
+         FROM jsonb_to_recordset($1::jsonb) AS r(company_id int, period text, ratios jsonb, newest boolean)
         WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
-       ON CONFLICT (company_id, period) DO UPDATE SET ratios = EXCLUDED.ratios`,
-      [JSON.stringify(batch.map((row) => ({ company_id: row.companyId, period: row.period, ratios: row.ratios })))],
+       ON CONFLICT (company_id, period) DO UPDATE SET ratios = EXCLUDED.ratios, newest = EXCLUDED.newest`,
+      [
+        JSON.stringify(
+          batch.map((row) => ({
+            company_id: row.companyId,
+            period: row.period,
+            ratios: row.ratios,
+            newest: row.newest,
+          })),
+        ),
+      ],
     );
   }
 }

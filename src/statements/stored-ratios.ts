@@ -1,12 +1,18 @@
 /**
- * The ratios of every stored period, kept in the database so a screen filters and sorts them in SQL. They are
- * computed here by the same definitions and from the same statements as the ratios a client reads (see loadRatios);
- * triggers queue a company whenever its statements change, and a screen computes the queued ones before it reads.
- * Writers of many statements (the SEC import) compute their companies' ratios in their own transaction, so the
- * ratios land with the statements.
+ * The ratios of every stored period that has an income statement, kept in the database so a screen filters and sorts
+ * them in SQL. They are computed here by the same definitions and from the same statements as the ratios a client
+ * reads (see loadRatios); triggers queue a company whenever its statements change, and a screen computes the queued
+ * ones before it reads. Writers of many statements (the SEC import) compute their companies' ratios in their own
+ * transaction, so the ratios land with the statements.
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import { parseExactPeriod, previousPeriod, samePeriodLastYear, type FiscalPeriod } from './fiscal-period';
+import {
+  compareNewestFirst,
+  parseExactPeriod,
+  previousPeriod,
+  samePeriodLastYear,
+  type FiscalPeriod,
+} from './fiscal-period';
 import { computeRatios } from './ratios';
 import { findStatementsOfCompanies, STATEMENT_ENTITIES, type StatementOf } from './statement.repository';
 import type { StatementKind } from './statement-kind';
@@ -23,14 +29,18 @@ const REFRESH_BATCH = 200;
 
 type StatementsByLabel = { [K in StatementKind]: Map<string, StatementOf<K>> };
 
-/** A company's stored ratios: one row per period that has any statement, as loadRatios computes them. */
+/**
+ * A company's stored ratios: one row per period that has an income statement (the periods a screen reads), as
+ * loadRatios computes them, its newest fiscal year and newest quarter marked.
+ */
 function ratiosOfCompany(companyId: number, statements: StatementsByLabel): StoredRatiosRow[] {
   const at = <K extends StatementKind>(kind: K, period: FiscalPeriod) => statements[kind].get(period.label) ?? null;
-  const labels = new Set([...statements.income.keys(), ...statements.balance.keys(), ...statements.cashFlow.keys()]);
-  const rows: StoredRatiosRow[] = [];
-  for (const label of labels) {
-    const period = parseExactPeriod(label);
-    if (!period) continue;
+  const periods = [...statements.income.keys()]
+    .map(parseExactPeriod)
+    .filter((period): period is FiscalPeriod => period !== null)
+    .sort(compareNewestFirst);
+  const newest = new Set(['ANNUAL', 'QUARTER'].map((type) => periods.find((period) => period.type === type)));
+  return periods.map((period) => {
     const computed = computeRatios({
       periodType: period.type,
       income: at('income', period),
@@ -42,9 +52,8 @@ function ratiosOfCompany(companyId: number, statements: StatementsByLabel): Stor
     const ratios = Object.fromEntries(
       Object.entries(computed).filter((entry): entry is [string, number] => entry[1] !== null),
     );
-    rows.push({ companyId, period: label, ratios });
-  }
-  return rows;
+    return { companyId, period: period.label, ratios, newest: newest.has(period) };
+  });
 }
 
 /** Computes and stores the ratios of the given companies in the caller's transaction. */
