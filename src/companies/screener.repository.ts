@@ -58,18 +58,23 @@ function periodCondition(period: ScreenedPeriod, param: (value: unknown) => stri
   return `r.newest AND ${labels}`;
 }
 
-/** The SQL expression of a read, as float8: a statement column of its table's alias, or a key of the stored ratios. */
-function readSql(manager: EntityManager, read: ScreenRead, param: (value: unknown) => string): string {
+/** A read as stored: a statement column of its table's alias (its own type), or a key of the stored ratios (float8). */
+function storedSql(manager: EntityManager, read: ScreenRead, param: (value: unknown) => string): string {
   if ('ratio' in read) return `(r.ratios ->> ${param(read.ratio)})::float8`;
   const column = manager
     .getRepository(STATEMENT_ENTITIES[read.statement])
     .metadata.findColumnWithPropertyName(read.property);
   if (!column) throw new Error(`No column "${read.property}" on the ${read.statement} statement`);
-  return `${ALIAS[read.statement]}.${column.databaseName}::float8`;
+  return `${ALIAS[read.statement]}.${column.databaseName}`;
 }
 
+/** A read as the answer takes it: a number (numeric columns read as float8, as everywhere else). */
+const readSql = (manager: EntityManager, read: ScreenRead, param: (value: unknown) => string) =>
+  'ratio' in read ? storedSql(manager, read, param) : `${storedSql(manager, read, param)}::float8`;
+
+// Conditions compare the stored column itself, so the planner estimates them from the column's statistics.
 function conditionSql(manager: EntityManager, condition: ScreenReadCondition, param: (value: unknown) => string) {
-  const target = readSql(manager, condition.read, param);
+  const target = storedSql(manager, condition.read, param);
   if (condition.op === 'between')
     return `${target} BETWEEN ${param(condition.values[0])} AND ${param(condition.values[1])}`;
   if (!OPERATORS.has(condition.op)) throw new Error(`No operator "${condition.op}"`);
