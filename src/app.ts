@@ -8,6 +8,7 @@ import { openDatabase, migrate, withStartupLock, type Database } from './db/data
 import { seedDemoDocuments, seedIfEmpty } from './demo/seed';
 import { prepareSearch } from './search/search-backend';
 import { maintainEmbeddedTables } from './db/maintenance';
+import { refreshQueuedRatios } from './statements/stored-ratios';
 import { buildAppSchema } from './graphql/schema';
 import { createGraphQLHandler, sendGraphQLTransportError } from './graphql/graphql-handler';
 import { createRequestContext, type Services } from './graphql/context';
@@ -204,6 +205,14 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<App> 
           model: (await services.search.models.current())?.model ?? null,
         });
     }
+    // Ratios of companies whose statements changed while no screen ran (the demo seed, an upgrade that adds the store).
+    const startedAt = performance.now();
+    const ratiosComputed = await refreshQueuedRatios(database.dataSource);
+    if (ratiosComputed > 0)
+      logger.info('computed stored ratios', {
+        companies: ratiosComputed,
+        ms: Math.round(performance.now() - startedAt),
+      });
     // After migrations and seeding (bulk writes) the planner needs statistics; the embedded database never gathers them itself.
     await maintainEmbeddedTables(database, logger);
 

@@ -33,6 +33,23 @@ export interface ScreenCandidateQuery {
   conditions: readonly ScreenReadCondition[];
   /** The values each candidate carries, in this order; none without a period. */
   reads: readonly ScreenRead[];
+  /**
+   * Ranges of annual revenue (a quarter's times four; from inclusive, up to exclusive), any of which the screened
+   * period must fall in; every revenue when empty. Ignored without a period.
+   */
+  revenueRanges: ReadonlyArray<{ min: number; max: number }>;
+  /**
+   * Only the candidates ranked within the first `within` by a value, missing values last either way (ties share a
+   * rank, so every company of a tie comes): what a page of a screen sorted by that value needs. Every candidate when
+   * absent; ignored without a period.
+   */
+  rankedBy?: { value: ScreenRead | 'annualRevenue'; descending: boolean; within: number };
+}
+
+/** The candidates of a screen, and how many companies pass it in all. */
+export interface ScreenCandidates {
+  candidates: ScreenCandidate[];
+  total: number;
 }
 
 export interface ScreenCandidate {
@@ -68,6 +85,16 @@ function storedSql(manager: EntityManager, read: ScreenRead, param: (value: unkn
   return `${ALIAS[read.statement]}.${column.databaseName}`;
 }
 
+const ANNUAL_REVENUE = `(i.revenue::float8 * CASE WHEN r.period LIKE 'Q%' THEN 4 ELSE 1 END)`;
+
+function revenueRangeSql(range: { min: number; max: number }, param: (value: unknown) => string): string {
+  const bounds = [
+    ...(Number.isFinite(range.min) ? [`${ANNUAL_REVENUE} >= ${param(range.min)}`] : [`i.revenue IS NOT NULL`]),
+    ...(Number.isFinite(range.max) ? [`${ANNUAL_REVENUE} < ${param(range.max)}`] : []),
+  ];
+  return `(${bounds.join(' AND ')})`;
+}
+
 /** A read as the answer takes it: a number (numeric columns read as float8, as everywhere else). */
 const readSql = (manager: EntityManager, read: ScreenRead, param: (value: unknown) => string) =>
   'ratio' in read ? storedSql(manager, read, param) : `${storedSql(manager, read, param)}::float8`;
@@ -82,15 +109,15 @@ function conditionSql(manager: EntityManager, condition: ScreenReadCondition, pa
 }
 
 /**
- * Companies passing the company filters and the conditions, each with its screened period and the values read of it.
- * A screened period is a row of the stored ratios (one per period with an income statement); its statements are
- * joined on the period's key, so a condition on one leaves out companies without it, as a missing value never meets a
- * condition. Without a period, every company passing the company filters, with no values.
+ * Companies passing the company filters and the conditions, each with its screened period and the values read of it,
+ * and their number. A screened period is a row of the stored ratios (one per period with an income statement); its
+ * statements are joined on the period's key, so a condition on one leaves out companies without it, as a missing
+ * value never meets a condition. Without a period, every company passing the company filters, with no values.
  */
 export async function findScreenCandidates(
   manager: EntityManager,
   query: ScreenCandidateQuery,
-): Promise<ScreenCandidate[]> {
+): Promise<ScreenCandidates> {
   const values: unknown[] = [];
   const param = (value: unknown) => `$${values.push(value)}`;
   const companies = manager.getRepository(Company).metadata.tableName;
@@ -101,11 +128,19 @@ export async function findScreenCandidates(
   let from = `${companies} AS c`;
   let period = 'NULL::text';
   const selected: string[] = [];
+  let ranked: ScreenCandidateQuery['rankedBy'] = undefined;
   if (query.period) {
     from = `statement_ratios AS r JOIN ${companies} AS c ON c.id = r.company_id`;
     period = 'r.period';
     where.push(periodCondition(query.period, param));
-    const reads = [...query.reads, ...query.conditions.map((condition) => condition.read)];
+    const reads = [
+      ...query.reads,
+      ...query.conditions.map((condition) => condition.read),
+      // Annual revenue reads the income statement.
+      ...(query.revenueRanges.length > 0 || query.rankedBy?.value === 'annualRevenue'
+        ? [{ statement: 'income' as const, property: 'revenue' }]
+        : []),
+    ];
     for (const kind of new Set(reads.flatMap((read) => ('statement' in read ? [read.statement] : [])))) {
       const table = manager.getRepository(STATEMENT_ENTITIES[kind]).metadata.tableName;
       const alias = ALIAS[kind];
@@ -113,15 +148,23 @@ export async function findScreenCandidates(
     }
     selected.push(...query.reads.map((read, index) => `${readSql(manager, read, param)} AS v${index}`));
     where.push(...query.conditions.map((condition) => conditionSql(manager, condition, param)));
+    if (query.revenueRanges.length > 0)
+      where.push(`(${query.revenueRanges.map((range) => revenueRangeSql(range, param)).join(' OR ')})`);
+    ranked = query.rankedBy;
   }
-  // No order: the caller sorts every candidate by the screen's own order.
-  const rows: Array<Omit<ScreenCandidate, 'values'> & Record<string, unknown>> = await manager.query(
-    `SELECT c.id, c.name, c.ticker, c.sector, c.currency, ${period} AS period${selected.map((column) => `, ${column}`).join('')}
-       FROM ${from} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`,
-    values,
-  );
+  const columns = `c.id, c.name, c.ticker, c.sector, c.currency, ${period} AS period${selected.map((column) => `, ${column}`).join('')}`;
+  const filtered = `FROM ${from} ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+  let sql = `SELECT ${columns} ${filtered}`;
+  if (ranked) {
+    const value = ranked.value === 'annualRevenue' ? ANNUAL_REVENUE : readSql(manager, ranked.value, param);
+    const order = `${value} ${ranked.descending ? 'DESC' : 'ASC'} NULLS LAST`;
+    sql = `SELECT * FROM (SELECT ${columns}, count(*) OVER () AS total, rank() OVER (ORDER BY ${order}) AS sort_rank
+             ${filtered}) AS screened WHERE sort_rank <= ${param(ranked.within)}`;
+  }
+  // No order: the caller sorts the candidates by the screen's own order.
+  const rows: Array<Omit<ScreenCandidate, 'values'> & Record<string, unknown>> = await manager.query(sql, values);
   const readCount = query.period ? query.reads.length : 0;
-  return rows.map(({ id, name, ticker, sector, currency, period: label, ...read }) => ({
+  const candidates = rows.map(({ id, name, ticker, sector, currency, period: label, ...read }) => ({
     id,
     name,
     ticker,
@@ -130,4 +173,6 @@ export async function findScreenCandidates(
     period: label,
     values: Array.from({ length: readCount }, (_, index) => read[`v${index}`] as number | null),
   }));
+  // Every row carries the count of all; no row means none passed (the first rank always exists).
+  return { candidates, total: ranked ? Number(rows[0]?.total ?? 0) : rows.length };
 }

@@ -10,6 +10,7 @@ import { refreshQueuedRatios } from '../statements/stored-ratios';
 import {
   findScreenCandidates,
   type ScreenCandidate,
+  type ScreenCandidateQuery,
   type ScreenedPeriod,
   type ScreenRead,
   type ScreenReadCondition,
@@ -18,6 +19,7 @@ import {
   inSize,
   meets,
   parseScreen,
+  SIZE_BUCKETS,
   screenVocabulary,
   type ScreenArguments,
   type ScreenField,
@@ -187,20 +189,29 @@ function checkArguments(args: ScreenArguments): void {
   }
 }
 
+/** A sort by a number (a field or size), which SQL ranks exactly as compareBy orders (names are compared here). */
+function numericSort(plan: ScreenPlan): ScreenCandidateQuery['rankedBy'] {
+  const { key, descending } = plan.sort;
+  const within = plan.offset + plan.limit;
+  if (key === 'size') return { value: 'annualRevenue', descending, within };
+  return typeof key === 'string' ? undefined : { value: screenRead(key), descending, within };
+}
+
 /**
- * The companies of a screen with its period's values. A stored period is screened in SQL on the stored ratios
- * (computed first for any company whose statements changed) and its statements, the conditions applied there. The trailing
- * twelve months are computed per company through the request's loaders, by the same definitions.
+ * The companies of a screen with its period's values, and how many pass it. A stored period is screened in SQL on the
+ * stored ratios (computed first for any company whose statements changed) and its statements: conditions, size and,
+ * for a sort by a number, only the companies that can be on the page come back. The trailing twelve months are
+ * computed per company through the request's loaders, by the same definitions, and screened here.
  */
 async function screenedCompanies(
   dataSource: DataSource,
   loaders: StatementLoaders,
   plan: ScreenPlan,
-): Promise<ScreenedCompany[]> {
+): Promise<{ screened: ScreenedCompany[]; total: number | null }> {
   const fields = fieldsRead(plan);
   const period = screenedPeriod(plan);
   if (period) await refreshQueuedRatios(dataSource);
-  const candidates = await findScreenCandidates(dataSource.manager, {
+  const { candidates, total } = await findScreenCandidates(dataSource.manager, {
     period,
     sectors: plan.sectors,
     currencies: plan.currencies,
@@ -208,21 +219,26 @@ async function screenedCompanies(
       ? plan.conditions.map(({ field, op, values }): ScreenReadCondition => ({ read: screenRead(field), op, values }))
       : [],
     reads: period ? fields.map(screenRead) : [],
+    revenueRanges: plan.sizes.map((size) => SIZE_BUCKETS[size]),
+    rankedBy: numericSort(plan),
   });
-  if (period)
-    return candidates.map((candidate) => ({
+  if (period) {
+    const screened = candidates.map((candidate) => ({
       candidate,
       period: candidate.period as string,
       values: storedValues(fields, candidate.values),
     }));
+    return { screened, total };
+  }
   const reads = loaderReads(fields);
-  return Promise.all(
+  const screened = await Promise.all(
     candidates.map(async (candidate) => ({
       candidate,
       period: 'TTM',
       values: await trailingValues(loaders, candidate, reads),
     })),
   );
+  return { screened, total: null };
 }
 
 /**
@@ -236,7 +252,7 @@ export async function screenCompanies(
 ): Promise<ScreenPage> {
   checkArguments(args);
   const plan = parseScreen(args, vocabularyOf(dataSource));
-  const screened = await screenedCompanies(dataSource, loaders, plan);
+  const { screened, total } = await screenedCompanies(dataSource, loaders, plan);
   const passing = screened.filter(
     ({ values, period }) =>
       (plan.period.kind !== 'ttm' || values.statements.income !== null) &&
@@ -255,5 +271,5 @@ export async function screenCompanies(
       period,
       values: plan.fields.map((field) => ({ field: field.key, value: valueOf(values, field) })),
     }));
-  return { items, total: passing.length, limit: plan.limit, offset: plan.offset };
+  return { items, total: total ?? passing.length, limit: plan.limit, offset: plan.offset };
 }

@@ -76,15 +76,20 @@ export async function storeRatiosOf(manager: EntityManager, companyIds: readonly
   await computeStoredRatios(manager, companyIds);
 }
 
-/** Computes the ratios of every queued company, a batch a transaction, so stored ratios match the statements. */
-export async function refreshQueuedRatios(dataSource: DataSource): Promise<void> {
-  if (!(await hasQueuedRatioRefresh(dataSource.manager))) return;
+/**
+ * Computes the ratios of every queued company, a batch a transaction, so stored ratios match the statements; answers
+ * how many companies it computed.
+ */
+export async function refreshQueuedRatios(dataSource: DataSource): Promise<number> {
+  if (!(await hasQueuedRatioRefresh(dataSource.manager))) return 0;
+  let computed = 0;
   for (;;) {
     const taken = await dataSource.transaction(async (manager) => {
       const companyIds = await takeQueuedRatioRefresh(manager, REFRESH_BATCH);
       if (companyIds.length > 0) await computeStoredRatios(manager, companyIds);
       return companyIds.length;
     });
-    if (taken < REFRESH_BATCH) return;
+    computed += taken;
+    if (taken < REFRESH_BATCH) return computed;
   }
 }
