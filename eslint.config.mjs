@@ -36,10 +36,5 @@ export default tseslint.config(
     files: ['test/**', 'web/test/**', 'sdk/typescript/test/**'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
   },
-  {
-    // Tests, benches and drills read the service's JSON answers, whose shape is what they check.
-    files: ['test/**', 'web/test/**', 'sdk/typescript/test/**', 'bench/**'],
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
-  },
   prettier,
 );

@@ -17,6 +17,8 @@ import { createApiKey } from '../src/auth/api-keys';
 import { loadConfig } from '../src/config/config';
 import { createLogger } from '../src/shared/logger';
 import { BenchError, Teardown, messageOf, percentile } from './bench-support';
+import type { Data, Page } from '../test/helpers/http';
+import type { Company, SearchResult } from '../sdk/typescript/src';
 
 const TARGET_MS = 5_000;
 /** A round that has not served again after this long is a failure of the drill, not a slow figure. */
@@ -48,13 +50,19 @@ function readOptions(argv: string[]): Options {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(app: App, key: string, route: string, body?: unknown): Promise<{ status: number; body: any }> {
+/** One JSON request with the key; the answer's body read as the `T` the caller expects (null when not JSON). */
+async function call<T = unknown>(
+  app: App,
+  key: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; body: T | null }> {
   const response = await fetch(`${app.url}${route}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json().catch(() => null) };
+  return { status: response.status, body: (await response.json().catch(() => null)) as T | null };
 }
 
 /** Milliseconds from `since` until the company list answers `status`. */
@@ -70,9 +78,9 @@ async function untilListAnswers(app: App, key: string, status: number, since: nu
 }
 
 async function documentFound(app: App, key: string): Promise<boolean> {
-  const found = await call(app, key, '/v1/search', { query: MARKER, mode: 'text' });
+  const found = await call<Data<SearchResult[]>>(app, key, '/v1/search', { query: MARKER, mode: 'text' });
   if (found.status !== 200) throw new BenchError(`search after recovery answered ${found.status}`);
-  return JSON.stringify(found.body.data).includes(MARKER);
+  return JSON.stringify(found.body!.data).includes(MARKER);
 }
 
 async function drillRound(app: App, key: string): Promise<Round> {
@@ -127,7 +135,7 @@ async function drill(options: Options, teardown: Teardown): Promise<Round[]> {
   teardown.add('close service', () => app.close());
   const { key } = await createApiKey(app.database.dataSource, 'recovery drill', 'admin');
 
-  const companies = await call(app, key, '/v1/companies?limit=1');
+  const companies = await call<Page<Company>>(app, key, '/v1/companies?limit=1');
   const stored = await call(app, key, '/v1/documents', {
     company_id: companies.body?.data?.[0]?.id,
     title: MARKER,

@@ -221,8 +221,22 @@ interface Target {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
-  /** Throws when a 200 answer is not the page this target is meant to time. */
-  check(body: any): void;
+  /**
+   * Throws when a 200 answer is not the page this target is meant to time. Each check names the shape it expects of
+   * its server's answer (the parsed JSON, unchecked until the check reads it).
+   */
+  check(body: unknown): void;
+}
+
+/** A GraphQL answer as a check reads it: the data it expects, unless the server failed. */
+interface GraphQLReply<T> {
+  data?: T | null;
+  errors?: unknown[];
+}
+
+/** A PostGraphile connection (`allCompanies`, `incomeStatementsByCompanyId` …). */
+interface Connection<T = unknown> {
+  nodes: T[];
 }
 
 interface Page {
@@ -237,13 +251,13 @@ function expectThat(condition: unknown, what: string): void {
 const graphqlBody = (query: string, variables?: Record<string, unknown>) => JSON.stringify({ query, variables });
 const storedOperation = (name: string) => fs.readFileSync(path.join(OPERATIONS_DIR, `${name}.graphql`), 'utf8');
 
-async function fetchJson(url: string, init?: RequestInit): Promise<any> {
+async function fetchJson<T = unknown>(url: string, init?: RequestInit): Promise<T> {
   const response = await fetch(url, { ...init, headers: { 'content-type': 'application/json' } });
   const text = await response.text();
   if (response.status !== 200)
     throw new BenchError(`${init?.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
   try {
-    return JSON.parse(text);
+    return JSON.parse(text) as T;
   } catch {
     throw new BenchError(`${init?.method ?? 'GET'} ${url} answered non-JSON: ${text.slice(0, 200)}`);
   }
@@ -270,7 +284,9 @@ function withBaseline(pages: Page[], baseline: ServerProcess): Page[] {
 /** The three servers' requests for each page, with what each answer must be. */
 async function definePages(servers: Record<ServerKind, ServerProcess>, databaseUrl: string): Promise<Page[]> {
   const { service, bare, postgraphile } = servers;
-  const firstPage = await fetchJson(`${service.url}/v1/companies`);
+  const firstPage = await fetchJson<{ data: Array<{ id: number }>; meta: { total: number } }>(
+    `${service.url}/v1/companies`,
+  );
   const companyId: number = firstPage.data[0].id;
   const total: number = firstPage.meta.total;
   const companies = (size: number) => Math.min(size, total);
@@ -303,7 +319,7 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           body: graphqlBody(
             '{ allCompanies(first: 20, orderBy: [NAME_ASC, ROW_ID_ASC]) { totalCount nodes { rowId name ticker sector } } }',
           ),
-          check: (body) =>
+          check: (body: GraphQLReply<{ allCompanies: Connection }>) =>
             expectThat(body.data?.allCompanies?.nodes?.length === companies(20), 'expected 20 companies'),
         },
         {
@@ -311,7 +327,8 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           server: service,
           method: 'GET',
           path: '/v1/companies',
-          check: (body) => expectThat(body.data?.length === companies(20), 'expected 20 companies'),
+          check: (body: { data?: unknown[] }) =>
+            expectThat(body.data?.length === companies(20), 'expected 20 companies'),
         },
         {
           name: 'service GraphQL',
@@ -320,7 +337,8 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           path: '/graphql',
           // The very operation the REST route runs, so the two differ only by the transport.
           body: graphqlBody(storedOperation('ListCompanies'), { limit: 20, offset: 0 }),
-          check: (body) => expectThat(body.data?.companies?.items?.length === companies(20), 'expected 20 companies'),
+          check: (body: GraphQLReply<{ companies: { items: unknown[] } }>) =>
+            expectThat(body.data?.companies?.items?.length === companies(20), 'expected 20 companies'),
         },
       ],
     },
@@ -342,14 +360,16 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           body: graphqlBody(
             `{ allIncomeStatements(condition: { companyId: ${companyId}, period: "${PERIOD}" }) { nodes { ${incomeFields.join(' ')} } } }`,
           ),
-          check: (body) => expectThat(body.data?.allIncomeStatements?.nodes?.length === 1, 'expected one statement'),
+          check: (body: GraphQLReply<{ allIncomeStatements: Connection }>) =>
+            expectThat(body.data?.allIncomeStatements?.nodes?.length === 1, 'expected one statement'),
         },
         {
           name: 'service REST',
           server: service,
           method: 'GET',
           path: `/v1/companies/${companyId}/income-statement?period=${PERIOD}`,
-          check: (body) => expectThat(body.data?.period === PERIOD, `expected the ${PERIOD} income statement`),
+          check: (body: { data?: { period: string } }) =>
+            expectThat(body.data?.period === PERIOD, `expected the ${PERIOD} income statement`),
         },
         {
           name: 'service GraphQL',
@@ -357,7 +377,7 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           method: 'POST',
           path: '/graphql',
           body: graphqlBody(storedOperation('GetIncomeStatement'), { id: companyId, period: PERIOD }),
-          check: (body) =>
+          check: (body: GraphQLReply<{ company: { incomeStatement: { period: string } | null } | null }>) =>
             expectThat(
               body.data?.company?.incomeStatement?.period === PERIOD,
               `expected the ${PERIOD} income statement`,
@@ -389,14 +409,14 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
             incomeStatementsByCompanyId${statementsOf('revenue grossProfit operatingIncome netIncome epsDiluted')}
             balanceSheetsByCompanyId${statementsOf('totalAssets totalLiabilities totalEquity cashAndEquivalents')}
             cashFlowStatementsByCompanyId${statementsOf('operatingCashFlow capitalExpenditure freeCashFlow')} } } }`),
-          check: (body) => {
+          check: (body: GraphQLReply<{ allCompanies: Connection<{ incomeStatementsByCompanyId: Connection }> }>) => {
             expectThat(body.errors === undefined, `GraphQL errors: ${JSON.stringify(body.errors)}`);
             expectThat(
               body.data?.allCompanies?.nodes?.length === companies(size),
               `expected ${companies(size)} companies`,
             );
             expectThat(
-              body.data.allCompanies.nodes[0].incomeStatementsByCompanyId.nodes.length === 4,
+              body.data!.allCompanies.nodes[0].incomeStatementsByCompanyId.nodes.length === 4,
               'expected four fiscal years',
             );
           },
@@ -407,13 +427,13 @@ async function definePages(servers: Record<ServerKind, ServerProcess>, databaseU
           method: 'POST',
           path: '/graphql',
           body: graphqlBody(nestedPageQuery(size)),
-          check: (body) => {
+          check: (body: GraphQLReply<{ companies: { items: Array<{ statements: unknown[] }> } }>) => {
             expectThat(body.errors === undefined, `GraphQL errors: ${JSON.stringify(body.errors)}`);
             expectThat(
               body.data?.companies?.items?.length === companies(size),
               `expected ${companies(size)} companies`,
             );
-            expectThat(body.data.companies.items[0].statements.length === 4, 'expected four fiscal years');
+            expectThat(body.data!.companies.items[0].statements.length === 4, 'expected four fiscal years');
           },
         },
       ],
@@ -971,7 +991,8 @@ async function benchmarkDatabase(
       twoInstances: null,
       soak: [],
     };
-  const firstCompany = (await fetchJson(`${service.url}/v1/companies?limit=1`)).data[0].id;
+  const firstCompany = (await fetchJson<{ data: Array<{ id: number }> }>(`${service.url}/v1/companies?limit=1`)).data[0]
+    .id;
   const flood = await measureFlood(service.url, firstCompany, options, signal);
   let twoInstances: TwoInstanceFigures | null = null;
   if (database.kind === 'postgresql') {

@@ -6,6 +6,8 @@ import type { App } from '../src/app';
 import { createApiKey, hashKey, isWellFormedKey, revokeApiKey } from '../src/auth/api-keys';
 import { app } from './helpers/shared-app';
 import { requestAs, type JsonResponse } from './helpers/http';
+import type { Data, GraphQLFailure, Page, Refusal } from './helpers/http';
+import type { Company, components, Schema, Token } from '../sdk/typescript/src';
 import { createTestKeys, keysFor } from './helpers/keys';
 import { startTestApp, TEST_JWT_SECRET } from './helpers/test-app';
 import { ROUTES } from '../rest-facade/routes';
@@ -16,13 +18,13 @@ const json = (body: unknown, headers: Record<string, string> = {}): RequestInit 
   body: JSON.stringify(body),
 });
 const graphqlBody = (query: string, variables?: Record<string, unknown>) => json({ query, variables });
-const send = (
+const send = <T = unknown>(
   headers: Record<string, string>,
   path: string,
   init: RequestInit = {},
   baseUrl = app().url,
-): Promise<JsonResponse> =>
-  requestAs(null, path, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } }, baseUrl);
+): Promise<JsonResponse<T>> =>
+  requestAs<T>(null, path, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } }, baseUrl);
 
 /** A token signed with the test secret unless told otherwise, valid unless a claim is overridden. */
 async function forgeToken(
@@ -44,7 +46,7 @@ describe('access: API keys, tokens, sessions and roles', function () {
   let companyId: number;
 
   before(async () => {
-    companyId = (await send({}, '/v1/companies?limit=1')).body.data[0].id;
+    companyId = (await send<Page<Company>>({}, '/v1/companies?limit=1')).body.data[0].id;
   });
 
   describe('API keys', () => {
@@ -88,7 +90,7 @@ describe('access: API keys, tokens, sessions and roles', function () {
 
     it('stops a revoked key within a second, tokens issued to it included', async () => {
       const { record, key } = await createApiKey(app().database.dataSource, 'to revoke', 'analyst');
-      const token = (await send({ 'x-api-key': key }, '/v1/auth/token', { method: 'POST' })).body.access_token;
+      const token = (await send<Token>({ 'x-api-key': key }, '/v1/auth/token', { method: 'POST' })).body.access_token;
       expect((await send({ 'x-api-key': key }, '/v1/search', json({ query: 'revenue' }))).status).to.equal(200);
       await revokeApiKey(app().database.dataSource, record.id);
       await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -213,7 +215,9 @@ describe('access: API keys, tokens, sessions and roles', function () {
             expected[who],
           );
           if (expected[who] !== 'ok') {
-            const code = response.body.error?.code ?? response.body.errors?.[0]?.extensions?.code;
+            // A refusal over REST (`error`) or GraphQL (`errors`).
+            const body = response.body as Partial<Refusal & GraphQLFailure>;
+            const code = body.error?.code ?? body.errors?.[0]?.extensions?.code;
             expect(code).to.equal(expected[who] === '401' ? 'UNAUTHENTICATED' : 'FORBIDDEN');
           }
         }
@@ -225,11 +229,11 @@ describe('access: API keys, tokens, sessions and roles', function () {
         const client = createClient({ url: `${app().url}/graphql/stream`, retryAttempts: 0, headers });
         try {
           const types: string[] = [];
-          for await (const result of client.iterate({
+          for await (const result of client.iterate<{ chat: { type: Schema.ChatEventType } }>({
             query: `subscription { chat(input: { companyIds: [${companyId}], messages: [{ role: "user", content: "Revenue?" }] }) { type } }`,
           })) {
             if (result.errors) return result.errors[0].extensions?.code as string;
-            types.push((result.data as any).chat.type);
+            types.push(result.data!.chat.type);
           }
           return types.at(-1);
         } catch (error) {
@@ -246,7 +250,7 @@ describe('access: API keys, tokens, sessions and roles', function () {
 
   describe('OAuth 2.0 tokens', () => {
     it('exchanges a key for a short-lived JWT that works wherever a key does', async () => {
-      const issued = await send(
+      const issued = await send<Token>(
         {},
         '/v1/auth/token',
         json({ grant_type: 'client_credentials', client_secret: keysFor(app().url).analyst }),
@@ -331,12 +335,12 @@ describe('access: API keys, tokens, sessions and roles', function () {
         .and.to.include('SameSite=Strict')
         .and.to.include('Path=/');
       expect(csrf).not.to.include('HttpOnly');
-      const body = (await response.json()) as any;
+      const body = (await response.json()) as Data<components['schemas']['Session']>;
       const cookie = `${session.split(';')[0]}; ${csrf.split(';')[0]}`;
       expect(body.data.csrf_token).to.equal(csrf.split(';')[0].split('=')[1]);
 
       expect((await send({ cookie }, '/v1/companies?limit=1')).status).to.equal(200);
-      const withoutCsrf = await send({ cookie }, '/v1/search', json({ query: 'revenue' }));
+      const withoutCsrf = await send<Refusal>({ cookie }, '/v1/search', json({ query: 'revenue' }));
       expect(withoutCsrf.status).to.equal(403);
       expect(withoutCsrf.body.error.message).to.include('x-csrf-token');
       expect(
@@ -426,7 +430,7 @@ describe('rate limits', function () {
         'limit=3, remaining=0, reset=N',
         'limit=3, remaining=0, reset=N',
       ]);
-      const refused = responses[3];
+      const refused = responses[3] as JsonResponse<Refusal>;
       expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
       expect(refused.body).to.deep.include({ success: false });
       expect(refused.body.error.code).to.equal('RATE_LIMITED');

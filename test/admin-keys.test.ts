@@ -4,6 +4,8 @@ import { Client } from 'pg';
 import { generateKey, isWellFormedKey } from '../src/auth/api-keys';
 import type { App } from '../src/app';
 import { requestAs } from './helpers/http';
+import type { Data, GraphQLAnswer, GraphQLFailure, Refusal } from './helpers/http';
+import type { ApiKey, CreatedApiKey, Schema, Token } from '../sdk/typescript/src';
 import { keysFor } from './helpers/keys';
 import { runCli } from './helpers/cli';
 import { app } from './helpers/shared-app';
@@ -22,7 +24,7 @@ const tokenFor = async (key: string, baseUrl: string): Promise<string> =>
   (
     (await fetch(`${baseUrl}/v1/auth/token`, { method: 'POST', headers: { 'x-api-key': key } }).then((r) =>
       r.json(),
-    )) as any
+    )) as Token
   ).access_token;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -40,51 +42,64 @@ describe('admin keys API', function () {
   this.timeout(120_000);
 
   it('creates a key shown once, lists keys without secrets, and revokes it: refused within a second', async () => {
-    const created = await requestAs('admin', '/v1/admin/keys', json({ name: 'api robot', role: 'analyst' }));
+    const created = await requestAs<Data<CreatedApiKey>>(
+      'admin',
+      '/v1/admin/keys',
+      json({ name: 'api robot', role: 'analyst' }),
+    );
     expect(created.status).to.equal(201);
     const { key, api_key: record } = created.body.data;
     expect(isWellFormedKey(key)).to.equal(true);
     expect(record).to.include({ name: 'api robot', role: 'analyst', forwards_clients: false, revoked_at: null });
     expect(key.startsWith(record.prefix)).to.equal(true);
 
-    const listed = await requestAs('admin', '/v1/admin/keys');
+    const listed = await requestAs<Data<ApiKey[]>>('admin', '/v1/admin/keys');
     expect(listed.status).to.equal(200);
-    expect(listed.body.data.find((row: any) => row.id === record.id)).to.include({
+    expect(listed.body.data.find((row) => row.id === record.id)).to.include({
       name: 'api robot',
       role: 'analyst',
     });
     expect(JSON.stringify(listed.body)).not.to.include(key);
 
     expect((await search(key, app().url)).status).to.equal(200);
-    const revoked = await requestAs('admin', `/v1/admin/keys/${record.id}`, { method: 'DELETE' });
+    const revoked = await requestAs<Data<ApiKey>>('admin', `/v1/admin/keys/${record.id}`, { method: 'DELETE' });
     expect(revoked.status).to.equal(200);
     expect(revoked.body.data.revoked_at).to.be.a('string');
     await within(1_500, async () => (await search(key, app().url)).status === 401);
 
-    expect((await requestAs('admin', '/v1/admin/keys/987654', { method: 'DELETE' })).body.error).to.include({
+    const missing = await requestAs<Refusal>('admin', '/v1/admin/keys/987654', { method: 'DELETE' });
+    expect(missing.body.error).to.include({
       code: 'NOT_FOUND',
       message: 'No API key with id 987654',
     });
   });
 
   it('offers the same as GraphQL operations for admins', async () => {
-    const gql = (query: string, as: 'admin' | 'analyst') => requestAs(as, '/graphql', json({ query }));
-    const made = await gql(
+    const gql = <T>(query: string, as: 'admin' | 'analyst') => requestAs<T>(as, '/graphql', json({ query }));
+    const made = await gql<GraphQLAnswer<{ createApiKey: Schema.CreatedApiKey }>>(
       'mutation { createApiKey(input: { name: "gql", role: "viewer", forwardsClients: true }) { key apiKey { id role forwardsClients } } }',
       'admin',
     );
     expect(made.body.data.createApiKey.apiKey.forwardsClients).to.equal(true);
     expect(isWellFormedKey(made.body.data.createApiKey.key)).to.equal(true);
     const id = made.body.data.createApiKey.apiKey.id;
-    const listed = await gql('{ apiKeys { id name revokedAt } }', 'admin');
-    expect(listed.body.data.apiKeys.find((row: any) => row.id === id)).to.deep.equal({
+    const listed = await gql<GraphQLAnswer<Pick<Schema.Query, 'apiKeys'>>>(
+      '{ apiKeys { id name revokedAt } }',
+      'admin',
+    );
+    expect(listed.body.data.apiKeys.find((row) => row.id === id)).to.deep.equal({
       id,
       name: 'gql',
       revokedAt: null,
     });
-    const revoked = await gql(`mutation { revokeApiKey(id: ${id}) { revokedAt } }`, 'admin');
+    const revoked = await gql<GraphQLAnswer<{ revokeApiKey: Schema.ApiKey }>>(
+      `mutation { revokeApiKey(id: ${id}) { revokedAt } }`,
+      'admin',
+    );
     expect(revoked.body.data.revokeApiKey.revokedAt).to.be.a('string');
-    expect((await gql('{ apiKeys { id } }', 'analyst')).body.errors[0].extensions.code).to.equal('FORBIDDEN');
+    expect((await gql<GraphQLFailure>('{ apiKeys { id } }', 'analyst')).body.errors[0].extensions.code).to.equal(
+      'FORBIDDEN',
+    );
   });
 
   it('decides the role before reading the body: 401 / 403, never a 400 about the body', async () => {
@@ -100,7 +115,7 @@ describe('admin keys API', function () {
       (await requestAs('analyst', '/v1/documents', { ...malformed, headers: { 'content-type': 'text/plain' } })).status,
     ).to.equal(403);
     // An admin gets the body judged, in REST's words.
-    const bad = await requestAs('admin', '/v1/admin/keys', json({ name: 'x', role: 'root' }));
+    const bad = await requestAs<Refusal>('admin', '/v1/admin/keys', json({ name: 'x', role: 'root' }));
     expect(bad.status).to.equal(400);
     expect(bad.body.error).to.deep.include({
       message: 'role must be one of viewer, analyst, admin, got "root"',
@@ -166,8 +181,13 @@ describe('admin keys API', function () {
           (await requestAs(null, '/v1/admin/keys', { headers: { authorization: `Bearer ${token}` } }, second.url))
             .status,
         ).to.equal(200);
-        const listed = await requestAs(null, '/v1/admin/keys', { headers: { 'x-api-key': adminApiKey } }, second.url);
-        expect(listed.body.data.map((row: any) => row.name)).to.deep.equal(['first admin', 'ADMIN_API_KEY']);
+        const listed = await requestAs<Data<ApiKey[]>>(
+          null,
+          '/v1/admin/keys',
+          { headers: { 'x-api-key': adminApiKey } },
+          second.url,
+        );
+        expect(listed.body.data.map((row) => row.name)).to.deep.equal(['first admin', 'ADMIN_API_KEY']);
       } finally {
         await second.close();
       }
@@ -198,7 +218,7 @@ describe('admin keys API', function () {
         const [a, b] = instances;
         const firstKeys = instances.map((instance) => instance.firstAdminKey).filter(Boolean) as string[];
         expect(firstKeys).to.have.length(1);
-        const made = await requestAs(
+        const made = await requestAs<Data<CreatedApiKey>>(
           null,
           '/v1/admin/keys',
           json({ name: 'shared', role: 'analyst' }, { 'x-api-key': firstKeys[0] }),

@@ -1,10 +1,28 @@
 import { expect } from 'chai';
 import { request, requestAs, get } from './helpers/http';
 import { graphql } from './helpers/http';
+import type { Data, GraphQLAnswer, Page, Refusal } from './helpers/http';
 import { formatMoney, formatPercent } from '../src/ai/numbers';
+import type {
+  CashFlow,
+  ChatDoneEvent,
+  Company,
+  CompanyProfile,
+  Comparison,
+  IngestedDocument,
+  Schema,
+  Summary,
+} from '../sdk/typescript/src';
 
-const chatAs = (as: 'analyst' | 'admin', content: string, conversationId?: string) =>
-  requestAs(as, '/v1/ai/chat', {
+/** The figures of an income statement these tests read (the demo company has them all). */
+interface Income {
+  period: string;
+  revenue: number;
+  net_income: number;
+}
+
+const chatAs = <T = Data<ChatDoneEvent>>(as: 'analyst' | 'admin', content: string, conversationId?: string) =>
+  requestAs<T>(as, '/v1/ai/chat', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -16,17 +34,11 @@ const chatAs = (as: 'analyst' | 'admin', content: string, conversationId?: strin
 const ask = async (content: string, conversationId?: string) => {
   const response = await chatAs('analyst', content, conversationId);
   expect(response.status, JSON.stringify(response.body)).to.equal(200);
-  return response.body.data as {
-    answer: string;
-    conversation_id: string;
-    citations: any[];
-    claims: Array<{ verdict: string; ticker: string; period: string; metric: string }>;
-    grounding: { numbers_unsupported: number; claims_checked: number; claims_flagged: number };
-  };
+  return response.body.data;
 };
 
 async function companyByTicker(ticker: string): Promise<{ id: number; name: string }> {
-  const { body } = await graphql(
+  const { body } = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
     `
       query ($t: String) {
         company(ticker: $t) {
@@ -43,14 +55,15 @@ async function companyByTicker(ticker: string): Promise<{ id: number; name: stri
 describe('the analyst answers the question that was asked', function () {
   this.timeout(60_000);
   let company: { id: number; name: string };
-  let fy: { period: string; revenue: number; net_income: number };
-  let previousFy: { period: string; revenue: number };
+  let fy: Income;
+  let previousFy: Income;
 
   before(async () => {
     company = await companyByTicker('VLTM');
-    fy = (await get(`/v1/companies/${company.id}/income-statement?period=latest-fy`)).body.data;
+    fy = (await get<Data<Income>>(`/v1/companies/${company.id}/income-statement?period=latest-fy`)).body.data;
     const year = Number(fy.period.slice(2));
-    previousFy = (await get(`/v1/companies/${company.id}/income-statement?period=FY${year - 1}`)).body.data;
+    previousFy = (await get<Data<Income>>(`/v1/companies/${company.id}/income-statement?period=FY${year - 1}`)).body
+      .data;
   });
 
   it('answers a value for the company (by its name, any case), period and metric asked, naming the period', async () => {
@@ -117,7 +130,7 @@ describe('the analyst answers the question that was asked', function () {
 
   it('keeps a conversation to the key that started it: another key gets 404', async () => {
     const first = await ask('VLTM revenue in the latest fiscal year');
-    const stranger = await chatAs('admin', 'And its net income?', first.conversation_id);
+    const stranger = await chatAs<Refusal>('admin', 'And its net income?', first.conversation_id);
     expect(stranger.status).to.equal(404);
     expect(stranger.body.error.code).to.equal('NOT_FOUND');
     const owner = await chatAs('analyst', 'And its net income?', first.conversation_id);
@@ -128,7 +141,7 @@ describe('the analyst answers the question that was asked', function () {
     let documentIds: number[] = [];
     before(async () => {
       const post = (body: unknown) =>
-        request('/v1/documents', {
+        request<Data<IngestedDocument>>('/v1/documents', {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify(body),
@@ -169,7 +182,7 @@ describe('the analyst answers the question that was asked', function () {
       expect(answer).to.include('driven primarily by demand for our Larkspur electric trucks');
       expect(answer.split('Larkspur electric trucks').length - 1).to.equal(1);
       expect(answer).not.to.match(/should be read together/);
-      expect(citations.some((c) => c.kind === 'DOCUMENT' && documentIds.includes(c.document_id))).to.equal(true);
+      expect(citations.some((c) => c.kind === 'DOCUMENT' && documentIds.includes(c.document_id!))).to.equal(true);
     });
 
     it('quotes specific risks of the period asked, without boilerplate or another period\u2019s filing', async () => {
@@ -180,7 +193,7 @@ describe('the analyst answers the question that was asked', function () {
     });
 
     it('summarizes the risks of a named year from that year’s filings, without boilerplate', async () => {
-      const { body } = await request('/v1/ai/summarize', {
+      const { body } = await request<Data<Summary>>('/v1/ai/summarize', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ company_id: company.id, period: fy.period, summary_type: 'risks' }),
@@ -192,17 +205,17 @@ describe('the analyst answers the question that was asked', function () {
   });
 
   it('compares outflows by their size: the largest buyback leads', async () => {
-    const list = (await get('/v1/companies?limit=40')).body.data as Array<{ id: number; ticker: string }>;
+    const list = (await get<Page<Company>>('/v1/companies?limit=40')).body.data;
     const buybacks: Array<{ id: number; ticker: string; value: number }> = [];
     for (const c of list) {
       // Amounts in one currency, so they are ranked (different currencies are listed side by side, unranked).
-      if ((await get(`/v1/companies/${c.id}`)).body.data.currency !== 'USD') continue;
-      const flows = (await get(`/v1/companies/${c.id}/cash-flow?period=latest`)).body.data;
+      if ((await get<Data<CompanyProfile>>(`/v1/companies/${c.id}`)).body.data.currency !== 'USD') continue;
+      const flows = (await get<Data<CashFlow | undefined>>(`/v1/companies/${c.id}/cash-flow?period=latest`)).body.data;
       if (flows?.share_repurchases) buybacks.push({ id: c.id, ticker: c.ticker, value: flows.share_repurchases });
       if (buybacks.length === 3) break;
     }
     expect(buybacks.length, 'demo companies with buybacks').to.be.at.least(2);
-    const { body } = await request('/v1/ai/compare', {
+    const { body } = await request<Data<Comparison>>('/v1/ai/compare', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ company_ids: buybacks.map((b) => b.id), metrics: ['share_repurchases'] }),

@@ -2,11 +2,35 @@ import { expect } from 'chai';
 import { createClient } from 'graphql-sse';
 import { app } from './helpers/shared-app';
 import { graphql, request, post } from './helpers/http';
-import { postForEvents } from './helpers/sse';
+import type { Data, GraphQLAnswer, GraphQLFailure, Page, Refusal } from './helpers/http';
+import { postForEvents, type JsonInsteadOfEvents } from './helpers/sse';
 import { keysFor } from './helpers/keys';
+import type {
+  ChatDoneEvent,
+  ChatEvent,
+  Company,
+  Comparison,
+  IncomeStatement,
+  Schema,
+  Summary,
+} from '../sdk/typescript/src';
+
+const summarize = <T = Data<Summary>>(body: unknown) => post<T>('/v1/ai/summarize', body);
+const compare = <T = Data<Comparison>>(body: unknown) => post<T>('/v1/ai/compare', body);
+const chat = <T = Data<ChatDoneEvent>>(body: unknown) => post<T>('/v1/ai/chat', body);
+
+/** A chat event as the subscription of these tests selects it: the fields of its own kind, the others absent. */
+interface SubscribedChatEvent {
+  __typename: string;
+  type: Schema.ChatEventType;
+  message?: string;
+  text?: string;
+  answer?: string;
+  grounding?: { numbersUnsupported: number };
+}
 
 async function companyByTicker(ticker: string): Promise<{ id: number; name: string }> {
-  const { body } = await graphql(
+  const { body } = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
     `
       query ($t: String) {
         company(ticker: $t) {
@@ -27,13 +51,13 @@ describe('AI analysis with the built-in analyst', function () {
 
   before(async () => {
     nwsc = await companyByTicker('NWSC');
-    const list = await request('/v1/companies?limit=6');
-    others = list.body.data.map((c: { id: number }) => c.id).filter((id: number) => id !== nwsc.id);
+    const list = await request<Page<Company>>('/v1/companies?limit=6');
+    others = list.body.data.map((c) => c.id).filter((id) => id !== nwsc.id);
   });
 
   describe('summarize', () => {
     it('writes a grounded overview that names the company and the period, with citations', async () => {
-      const { status, body } = await post('/v1/ai/summarize', {
+      const { status, body } = await summarize({
         company_id: nwsc.id,
         period: 'FY2025',
         summary_type: 'overview',
@@ -49,30 +73,30 @@ describe('AI analysis with the built-in analyst', function () {
       });
       expect(data.grounding.numbers_checked).to.be.above(2);
       expect(data.grounding).to.deep.include({ numbers_unsupported: 0, unsupported: [] });
-      const fields = data.citations.filter((c: any) => c.kind === 'STATEMENT').map((c: any) => c.field);
+      const fields = data.citations.filter((c) => c.kind === 'STATEMENT').map((c) => c.field);
       expect(fields).to.include('revenue');
       // A cited figure is the stored one.
-      const income = await request(`/v1/companies/${nwsc.id}/income-statement?period=FY2025`);
-      const revenue = data.citations.find((c: any) => c.field === 'revenue');
+      const income = await request<Data<IncomeStatement>>(`/v1/companies/${nwsc.id}/income-statement?period=FY2025`);
+      const revenue = data.citations.find((c) => c.field === 'revenue');
       expect(revenue).to.include({ period: 'FY2025', statement: 'income_statement', value: income.body.data.revenue });
     });
 
     it('answers every summary type with its own grounded text', async () => {
       const texts = new Set<string>();
       for (const type of ['overview', 'profitability', 'balance_sheet', 'cash_flow', 'risks']) {
-        const { status, body } = await post('/v1/ai/summarize', { company_id: nwsc.id, summary_type: type });
+        const { status, body } = await summarize({ company_id: nwsc.id, summary_type: type });
         expect(status, type).to.equal(200);
         expect(body.data.grounding.numbers_unsupported, `${type}: ${body.data.grounding.unsupported}`).to.equal(0);
         texts.add(body.data.summary);
       }
       expect(texts.size).to.equal(5);
-      const { body } = await post('/v1/ai/summarize', { company_id: nwsc.id, summary_type: 'balance_sheet' });
+      const { body } = await summarize({ company_id: nwsc.id, summary_type: 'balance_sheet' });
       expect(body.data.summary).to.match(/total assets of \$[\d.]+ (billion|million)/);
     });
 
     it('writes different texts for different data, and follows a change of the stored figures', async () => {
       const [a, b] = await Promise.all(
-        [nwsc.id, others[0]].map((id) => post('/v1/ai/summarize', { company_id: id, period: 'latest-fy' })),
+        [nwsc.id, others[0]].map((id) => summarize({ company_id: id, period: 'latest-fy' })),
       );
       const strip = (text: string) => text.replace(/[\d.,$%]+/g, '#');
       expect(strip(a.body.data.summary)).not.to.equal(strip(b.body.data.summary));
@@ -88,7 +112,7 @@ describe('AI analysis with the built-in analyst', function () {
           'UPDATE income_statements SET net_income = -123456789 WHERE company_id = $1 AND period = $2',
           [nwsc.id, period],
         );
-        const { body } = await post('/v1/ai/summarize', { company_id: nwsc.id, period, summary_type: 'profitability' });
+        const { body } = await summarize({ company_id: nwsc.id, period, summary_type: 'profitability' });
         expect(body.data.summary).to.include('net loss of $123.5 million');
         expect(body.data.grounding.numbers_unsupported).to.equal(0);
       } finally {
@@ -100,10 +124,10 @@ describe('AI analysis with the built-in analyst', function () {
     });
 
     it('refuses bad input with clear errors', async () => {
-      const unknownType = await post('/v1/ai/summarize', { company_id: nwsc.id, summary_type: 'gossip' });
+      const unknownType = await summarize<Refusal>({ company_id: nwsc.id, summary_type: 'gossip' });
       expect(unknownType.status).to.equal(400);
       expect(unknownType.body.error.message).to.include('overview, profitability, balance_sheet, cash_flow, risks');
-      expect(unknownType.body.error.details.accepted).to.have.length(5);
+      expect(unknownType.body.error.details?.accepted).to.have.length(5);
       expect((await post('/v1/ai/summarize', { company_id: 999999 })).status).to.equal(404);
       expect((await post('/v1/ai/summarize', { company_id: nwsc.id, period: 'FY1990' })).status).to.equal(404);
       expect((await post('/v1/ai/summarize', { company_id: nwsc.id, period: 'H1-2024' })).status).to.equal(400);
@@ -113,7 +137,7 @@ describe('AI analysis with the built-in analyst', function () {
     });
 
     it('is a GraphQL mutation too', async () => {
-      const { body } = await graphql(
+      const { body } = await graphql<GraphQLAnswer<{ summarize: Schema.Summary }>>(
         `
           mutation ($input: SummarizeInput!) {
             summarize(input: $input) {
@@ -141,27 +165,23 @@ describe('AI analysis with the built-in analyst', function () {
   describe('compare', () => {
     it('compares 2 to 5 companies: text naming each, a table of measures, citations, no unsupported number', async () => {
       const ids = [nwsc.id, others[0], others[1]];
-      const { status, body } = await post('/v1/ai/compare', { company_ids: ids, period: 'latest-fy' });
+      const { status, body } = await compare({ company_ids: ids, period: 'latest-fy' });
       expect(status).to.equal(200);
-      const tickers = body.data.table[0].values.map((v: any) => v.ticker);
+      const tickers = body.data.table[0].values.map((v) => v.ticker);
       for (const ticker of tickers) expect(body.data.comparison).to.include(ticker);
-      expect(body.data.table.map((row: any) => row.metric)).to.include.members([
-        'revenue',
-        'net_margin',
-        'debt_to_equity',
-      ]);
-      for (const row of body.data.table) expect(row.values.map((v: any) => v.company_id)).to.deep.equal(ids);
+      expect(body.data.table.map((row) => row.metric)).to.include.members(['revenue', 'net_margin', 'debt_to_equity']);
+      for (const row of body.data.table) expect(row.values.map((v) => v.company_id)).to.deep.equal(ids);
       expect(body.data.grounding.numbers_checked).to.be.above(4);
       expect(body.data.grounding.numbers_unsupported, body.data.grounding.unsupported.join(', ')).to.equal(0);
       expect(body.data.citations.length).to.be.above(3);
     });
 
     it('compares only the measures asked for, in snake_case or camelCase', async () => {
-      const { body } = await post('/v1/ai/compare', {
+      const { body } = await compare({
         company_ids: [nwsc.id, others[0]],
         metrics: ['gross_margin', 'revenueChange'],
       });
-      expect(body.data.table.map((row: any) => row.metric)).to.deep.equal(['gross_margin', 'revenue_change']);
+      expect(body.data.table.map((row) => row.metric)).to.deep.equal(['gross_margin', 'revenue_change']);
       expect(body.data.comparison).to.match(/Gross margin|Revenue growth/);
     });
 
@@ -175,7 +195,7 @@ describe('AI analysis with the built-in analyst', function () {
         [{ company_ids: 'all' }, 400, 'array of integers'],
       ];
       for (const [body, status, message] of cases) {
-        const response = await post('/v1/ai/compare', body);
+        const response = await compare<Refusal>(body);
         expect(response.status, JSON.stringify(body)).to.equal(status);
         expect(response.body.error.message).to.include(message);
       }
@@ -184,7 +204,7 @@ describe('AI analysis with the built-in analyst', function () {
 
   describe('chat', () => {
     it('answers a question about a named company, with citations, and continues the conversation by id', async () => {
-      const first = await post('/v1/ai/chat', {
+      const first = await chat({
         messages: [{ role: 'user', content: 'How is NWSC doing on cash flow?' }],
       });
       expect(first.status).to.equal(200);
@@ -194,7 +214,7 @@ describe('AI analysis with the built-in analyst', function () {
       expect(first.body.data.grounding.numbers_unsupported).to.equal(0);
       expect(first.body.data.conversation_id).to.match(/^[0-9a-f-]{36}$/);
       // The follow-up names no company: the conversation remembers it.
-      const second = await post('/v1/ai/chat', {
+      const second = await chat({
         conversation_id: first.body.data.conversation_id,
         messages: [{ role: 'user', content: 'And its debt?' }],
       });
@@ -209,7 +229,7 @@ describe('AI analysis with the built-in analyst', function () {
     });
 
     it('streams token events, then citations, then done with the whole answer', async () => {
-      const { status, contentType, events } = await postForEvents('/v1/ai/chat', {
+      const { status, contentType, events } = await postForEvents<ChatEvent>('/v1/ai/chat', {
         messages: [{ role: 'user', content: 'What are the risks and margins at NWSC?' }],
       });
       expect(status).to.equal(200);
@@ -221,7 +241,8 @@ describe('AI analysis with the built-in analyst', function () {
       // Each event carries the fields of its kind, none as null.
       expect(tokens.every((e) => Object.keys(e.data).join() === 'text')).to.equal(true);
       expect(Object.keys(events.at(-2)!.data)).to.deep.equal(['citations']);
-      const done = events[events.length - 1].data;
+      // The last event is `done` (checked above).
+      const done = events[events.length - 1].data as ChatDoneEvent;
       expect(done).to.have.all.keys('answer', 'citations', 'grounding', 'claims', 'conversation_id', 'model');
       expect(
         tokens
@@ -269,10 +290,10 @@ describe('AI analysis with the built-in analyst', function () {
         [{ messages: 'hi' }, 400],
       ];
       for (const [body, status] of cases) {
-        const plain = await post('/v1/ai/chat', body);
+        const plain = await chat<Refusal>(body);
         expect(plain.status, JSON.stringify(body)).to.equal(status);
         expect(plain.body.success).to.equal(false);
-        const streamed = await postForEvents('/v1/ai/chat', body);
+        const streamed = await postForEvents<JsonInsteadOfEvents<Refusal>>('/v1/ai/chat', body);
         expect(streamed.status, `streamed ${JSON.stringify(body)}`).to.equal(status);
         expect(streamed.events[0].data.error.code).to.be.a('string');
       }
@@ -284,16 +305,16 @@ describe('AI analysis with the built-in analyst', function () {
         retryAttempts: 0,
         headers: { 'x-api-key': keysFor(app().url).analyst },
       });
-      const events: any[] = [];
+      const events: SubscribedChatEvent[] = [];
       try {
-        const subscription = client.iterate({
+        const subscription = client.iterate<{ chat: SubscribedChatEvent }>({
           query:
             'subscription($input: ChatInput!) { chat(input: $input) { __typename type ... on ChatStatusEvent { message } ... on ChatTokenEvent { text } ... on ChatDoneEvent { answer grounding { numbersUnsupported } } } }',
           variables: {
             input: { companyIds: [nwsc.id], messages: [{ role: 'user', content: 'How profitable is it?' }] },
           },
         });
-        for await (const result of subscription) events.push((result.data as any).chat);
+        for await (const result of subscription) events.push(result.data!.chat);
       } finally {
         client.dispose();
       }
@@ -305,13 +326,13 @@ describe('AI analysis with the built-in analyst', function () {
       ).to.equal(true);
       expect(events[0]).to.deep.include({ type: 'STATUS', __typename: 'ChatStatusEvent' });
       expect(events[0].message).to.include('NWSC');
-      expect(events.at(-1).type).to.equal('DONE');
-      expect(events.at(-1).answer).to.include('NWSC');
-      expect(events.at(-1).grounding.numbersUnsupported).to.equal(0);
+      expect(events.at(-1)!.type).to.equal('DONE');
+      expect(events.at(-1)!.answer).to.include('NWSC');
+      expect(events.at(-1)!.grounding!.numbersUnsupported).to.equal(0);
     });
 
     it('refuses a subscription at /graphql, pointing to the stream endpoint', async () => {
-      const { body } = await graphql(
+      const { body } = await graphql<GraphQLFailure>(
         'subscription { chat(input: { messages: [{ role: "user", content: "hi" }] }) { type } }',
       );
       expect(body.errors[0].message).to.include('/graphql/stream');
@@ -321,7 +342,7 @@ describe('AI analysis with the built-in analyst', function () {
   describe('documents are data, not instructions', () => {
     it('does not follow instructions planted in a document, nor quote them', async () => {
       const company = await companyByTicker('NWSC');
-      const before = await post('/v1/ai/summarize', { company_id: company.id, summary_type: 'overview' });
+      const before = await summarize({ company_id: company.id, summary_type: 'overview' });
       const planted = await post('/v1/documents', {
         company_id: company.id,
         title: 'Planted note',
@@ -332,11 +353,11 @@ describe('AI analysis with the built-in analyst', function () {
       });
       expect(planted.status).to.equal(201);
       for (const type of ['overview', 'risks', 'profitability']) {
-        const { body } = await post('/v1/ai/summarize', { company_id: company.id, summary_type: type });
+        const { body } = await summarize({ company_id: company.id, summary_type: type });
         expect(body.data.summary, type).not.to.match(/999|BUY NOW|pretend|doubled|Ignore previous/i);
         expect(body.data.grounding.numbers_unsupported).to.equal(0);
       }
-      const after = await post('/v1/ai/summarize', { company_id: company.id, summary_type: 'overview' });
+      const after = await summarize({ company_id: company.id, summary_type: 'overview' });
       // The figures it states are the same as before the planted document.
       const figures = (text: string) => text.match(/\$[\d.,]+ (billion|million)|[\d.]+%/g);
       expect(figures(after.body.data.summary)).to.deep.equal(figures(before.body.data.summary));

@@ -4,14 +4,16 @@ import type { App } from '../src/app';
 import { loadConfig, ConfigError } from '../src/config/config';
 import { ClientAddresses } from '../src/http/client-address';
 import { requestAs, type JsonResponse } from './helpers/http';
+import type { Data, Refusal } from './helpers/http';
+import type { ApiKey, CreatedApiKey, Token } from '../sdk/typescript/src';
 import { createTestKeys, keysFor } from './helpers/keys';
 import { startTestApp } from './helpers/test-app';
 
 const READS = { limit: 3, windowSeconds: 60 };
 const budgets = { reads: READS, search: { limit: 50, windowSeconds: 60 }, ai: { limit: 50, windowSeconds: 60 } };
 
-const read = (baseUrl: string, headers: Record<string, string>) =>
-  requestAs(null, '/v1/companies?limit=1', { headers }, baseUrl);
+const read = <T = unknown>(baseUrl: string, headers: Record<string, string>) =>
+  requestAs<T>(null, '/v1/companies?limit=1', { headers }, baseUrl);
 async function reads(
   baseUrl: string,
   times: number,
@@ -23,8 +25,8 @@ async function reads(
 }
 const remaining = (response: JsonResponse) => /remaining=(\d+)/.exec(response.headers.get('ratelimit') ?? '')?.[1];
 
-async function makeKey(service: App, role: string, forwardsClients: boolean): Promise<{ key: string; record: any }> {
-  const made = await requestAs(
+async function makeKey(service: App, role: string, forwardsClients: boolean): Promise<{ key: string; record: ApiKey }> {
+  const made = await requestAs<Data<CreatedApiKey>>(
     null,
     '/v1/admin/keys',
     {
@@ -59,14 +61,14 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
       webToken = (
         (await fetch(`${service.url}/v1/auth/token`, { method: 'POST', headers: { 'x-api-key': web } }).then((r) =>
           r.json(),
-        )) as any
+        )) as Token
       ).access_token;
     });
     after(() => service?.close());
 
     it('marks and lists a forwarding key', async () => {
-      const listed = await requestAs('admin', '/v1/admin/keys', {}, service.url);
-      expect(listed.body.data.map((row: any) => [row.name, row.forwards_clients])).to.deep.include.members([
+      const listed = await requestAs<Data<ApiKey[]>>('admin', '/v1/admin/keys', {}, service.url);
+      expect(listed.body.data.map((row) => [row.name, row.forwards_clients])).to.deep.include.members([
         ['web front end', true],
         ['plain robot', false],
       ]);
@@ -129,7 +131,7 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
 
     it('answers a malformed X-Forwarded-For of a forwarding key with 400 naming the header, on REST and GraphQL', async () => {
       for (const bad of ['not-an-ip', '203.0.113.7:8080', '203.0.113.07', '[::1]']) {
-        const refused = await read(service.url, { 'x-api-key': web, 'x-forwarded-for': bad });
+        const refused = await read<Refusal>(service.url, { 'x-api-key': web, 'x-forwarded-for': bad });
         expect(refused.status, bad).to.equal(400);
         expect(refused.body.error.code).to.equal('BAD_REQUEST');
         expect(refused.body.error.message).to.include('X-Forwarded-For');
@@ -171,7 +173,7 @@ describe('client addresses: forwarding keys and TRUST_PROXY', function () {
       // No header: the proxy itself is the client.
       expect(await reads(service.url, 1, () => ({}))).to.deep.equal([200]);
       // A malformed address where the client's should be is a 400 naming the header.
-      const refused = await read(service.url, { 'x-forwarded-for': 'unknown' });
+      const refused = await read<Refusal>(service.url, { 'x-forwarded-for': 'unknown' });
       expect(refused.status).to.equal(400);
       expect(refused.body.error.message).to.include('X-Forwarded-For');
     });

@@ -1,12 +1,19 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { get, graphql, requestAs } from './helpers/http';
+import type { Data, GraphQLAnswer, GraphQLFailure, Page, Refusal } from './helpers/http';
+import type { Company, CompanyProfile, IncomeStatement, Schema } from '../sdk/typescript/src';
 import { importCompanyFacts, type CompanyFactsFile } from '../src/sec/companyfacts';
 import { storeImport } from '../src/sec/sec-store';
 import type { Role } from '../src/auth/roles';
 
-const send = (method: 'POST' | 'PATCH', path: string, body: unknown, as: Role | null = 'admin') =>
-  requestAs(as, path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+/** Sends a JSON body; the answer is read as a company's profile unless the caller names another shape. */
+const send = <T = Data<CompanyProfile>>(
+  method: 'POST' | 'PATCH',
+  path: string,
+  body: unknown,
+  as: Role | null = 'admin',
+) => requestAs<T>(as, path, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** A minimal SEC companyfacts file: one fiscal year of revenue. */
 function companyFacts(cik: number, entityName: string): CompanyFactsFile {
@@ -23,16 +30,16 @@ function companyFacts(cik: number, entityName: string): CompanyFactsFile {
   return { cik, entityName, facts: { 'us-gaap': { Revenues: { units: { USD: [revenue] } } } } };
 }
 
-const countCompanies = async (): Promise<number> => (await get('/v1/companies?limit=1')).body.meta.total;
+const countCompanies = async (): Promise<number> => (await get<Page<Company>>('/v1/companies?limit=1')).body.meta.total;
 
 describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createCompany, updateCompany)', function () {
   this.timeout(60_000);
   const stamp = String(Date.now()).slice(-6);
   // Each test's companies are removed afterwards: other tests read the demo companies as they were seeded.
   const created: number[] = [];
-  const create = async (body: Record<string, unknown>) => {
-    const response = await send('POST', '/v1/companies', body);
-    if (response.status === 201) created.push(response.body.data.id);
+  const create = async <T = Data<CompanyProfile>>(body: Record<string, unknown>) => {
+    const response = await send<T>('POST', '/v1/companies', body);
+    if (response.status === 201) created.push((response.body as Data<CompanyProfile>).data.id);
     return response;
   };
 
@@ -62,9 +69,9 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
       description: 'Kilns.',
       latest_period_end: null,
     });
-    const read = await get(`/v1/companies/${company.id}`);
+    const read = await get<Data<CompanyProfile>>(`/v1/companies/${company.id}`);
     expect(read.body.data).to.deep.equal(company);
-    const listed = await get(`/v1/companies?ticker=ak${stamp}`);
+    const listed = await get<Page<Company>>(`/v1/companies?ticker=ak${stamp}`);
     expect(listed.body.data).to.deep.equal([
       { id: company.id, name: company.name, ticker: company.ticker, sector: 'Industrials' },
     ]);
@@ -89,7 +96,7 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
     expect((await send('POST', '/v1/companies', body, 'analyst')).status).to.equal(403);
     expect((await send('POST', '/v1/companies', body, null)).status).to.equal(401);
     expect((await send('PATCH', '/v1/companies/1', { sector: 'Energy' }, 'analyst')).status).to.equal(403);
-    const viaGraphql = await requestAs('viewer', '/graphql', {
+    const viaGraphql = await requestAs<GraphQLFailure>('viewer', '/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -97,7 +104,7 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
       }),
     });
     expect(viaGraphql.body.errors[0].extensions.code).to.equal('FORBIDDEN');
-    expect((await get(`/v1/companies?ticker=NB${stamp}`)).body.data).to.deep.equal([]);
+    expect((await get<Page<Company>>(`/v1/companies?ticker=NB${stamp}`)).body.data).to.deep.equal([]);
   });
 
   it('answers a ticker (any case) or CIK of another company with 409 naming the field and that company', async () => {
@@ -109,14 +116,14 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
     });
     expect(first.status).to.equal(201);
     const before = await countCompanies();
-    const sameTicker = await create({ name: 'Another', ticker: `cr${stamp}`, sector: 'Materials' });
+    const sameTicker = await create<Refusal>({ name: 'Another', ticker: `cr${stamp}`, sector: 'Materials' });
     expect(sameTicker.status).to.equal(409);
     expect(sameTicker.body.error).to.deep.equal({
       code: 'CONFLICT',
       message: `ticker CR${stamp} is already company ${first.body.data.id} (Cobalt Reach ${stamp})`,
       details: { field: 'ticker', company_id: first.body.data.id },
     });
-    const sameCik = await create({
+    const sameCik = await create<Refusal>({
       name: 'Another',
       ticker: `CX${stamp}`,
       sector: 'Materials',
@@ -142,12 +149,12 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
       [{ name: good.name, ticker: good.ticker }, 'sector'],
     ];
     for (const [body, field] of cases) {
-      const response = await create(body);
+      const response = await create<Refusal>(body);
       expect(response.status, JSON.stringify(body)).to.equal(400);
       expect(response.body.error.code).to.equal('BAD_USER_INPUT');
       expect(response.body.error.details?.field, JSON.stringify(response.body)).to.equal(field);
     }
-    const unknown = await create({ ...good, sectorr: 'Energy' });
+    const unknown = await create<Refusal>({ ...good, sectorr: 'Energy' });
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error.message).to.match(/^Unknown field "sectorr": accepted are name, ticker, sector/);
     const graphqlCases: Array<[string, string]> = [
@@ -157,13 +164,13 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
       [`{ name: "x", ticker: "T${stamp}", sector: "Energy", currency: "EURO" }`, 'currency'],
     ];
     for (const [input, field] of graphqlCases) {
-      const response = await graphql(`mutation { createCompany(input: ${input}) { id } }`);
+      const response = await graphql<GraphQLFailure>(`mutation { createCompany(input: ${input}) { id } }`);
       expect(response.body.errors?.[0].extensions, input).to.deep.include({
         code: 'BAD_USER_INPUT',
         details: { field },
       });
     }
-    expect((await get(`/v1/companies?ticker=DL${stamp}`)).body.data).to.deep.equal([]);
+    expect((await get<Page<Company>>(`/v1/companies?ticker=DL${stamp}`)).body.data).to.deep.equal([]);
   });
 
   it('changes the given fields with PATCH, keeping the others', async () => {
@@ -180,19 +187,18 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
     const cleared = await send('PATCH', `/v1/companies/${id}`, { description: '', ticker: `el${stamp}x` });
     expect(cleared.body.data).to.include({ description: null, ticker: `EL${stamp}X`, name: `Elmstead ${stamp}` });
 
-    expect((await send('PATCH', `/v1/companies/${id}`, { ticker: 'NWSC' })).body.error).to.deep.include({
+    expect((await send<Refusal>('PATCH', `/v1/companies/${id}`, { ticker: 'NWSC' })).body.error).to.deep.include({
       code: 'CONFLICT',
       details: { field: 'ticker', company_id: 1 },
     });
     // Its own ticker again is no conflict.
     expect((await send('PATCH', `/v1/companies/${id}`, { ticker: `EL${stamp}X` })).status).to.equal(200);
-    const empty = await send('PATCH', `/v1/companies/${id}`, {});
+    const empty = await send<Refusal>('PATCH', `/v1/companies/${id}`, {});
     expect(empty.status).to.equal(400);
     expect(empty.body.error.message).to.match(/^give at least one field to change/);
-    expect((await send('PATCH', `/v1/companies/${id}`, { currency: 'x' })).body.error.details.field).to.equal(
-      'currency',
-    );
-    const missing = await send('PATCH', '/v1/companies/987654', { name: 'Nobody' });
+    const badCurrency = await send<Refusal>('PATCH', `/v1/companies/${id}`, { currency: 'x' });
+    expect(badCurrency.body.error.details?.field).to.equal('currency');
+    const missing = await send<Refusal>('PATCH', '/v1/companies/987654', { name: 'Nobody' });
     expect(missing.status).to.equal(404);
     expect(missing.body.error).to.deep.equal({ code: 'NOT_FOUND', message: 'No company with id 987654' });
     const wrongMethod = await send('POST', `/v1/companies/${id}`, { name: 'x' });
@@ -201,10 +207,11 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
   });
 
   it('keeps the list totals, all and by sector, equal to a count as companies come, change sector and go', async () => {
+    const total = async (path: string) => (await get<Page<Company>>(path)).body.meta.total;
     const totals = async () => ({
-      all: (await get('/v1/companies?limit=1')).body.meta.total,
-      utilities: (await get('/v1/companies?limit=1&sector=utilities')).body.meta.total,
-      materials: (await get('/v1/companies?limit=1&sector=Materials')).body.meta.total,
+      all: await total('/v1/companies?limit=1'),
+      utilities: await total('/v1/companies?limit=1&sector=utilities'),
+      materials: await total('/v1/companies?limit=1&sector=Materials'),
     });
     const counted = async () => {
       const [row] = await app().database.dataSource.query(
@@ -225,7 +232,7 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
   });
 
   it('creates and changes a company through the GraphQL mutations', async () => {
-    const made = await graphql(
+    const made = await graphql<GraphQLAnswer<{ createCompany: Schema.Company }>>(
       'mutation($input: CreateCompanyInput!) { createCompany(input: $input) { id ticker sector cik fiscalYearEnd } }',
       {
         input: {
@@ -241,7 +248,7 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
     const company = made.body.data.createCompany;
     created.push(company.id);
     expect(company).to.include({ ticker: `FN${stamp}`, sector: 'Health Care', fiscalYearEnd: 9 });
-    const changed = await graphql(
+    const changed = await graphql<GraphQLAnswer<{ updateCompany: Schema.Company }>>(
       'mutation($id: Int!) { updateCompany(id: $id, input: { name: "Fennick Labs" }) { id name ticker cik } }',
       { id: company.id },
     );
@@ -251,7 +258,7 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
       ticker: company.ticker,
       cik: company.cik,
     });
-    const duplicate = await graphql(
+    const duplicate = await graphql<GraphQLFailure>(
       `mutation { createCompany(input: { name: "x", ticker: "fn${stamp}", sector: "Energy" }) { id } }`,
     );
     expect(duplicate.body.errors[0].extensions).to.deep.include({
@@ -278,12 +285,11 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
       );
       expect(imported.companyId).to.equal(body.data.id);
       expect(await countCompanies()).to.equal(before);
-      const profile = (await get(`/v1/companies/${body.data.id}`)).body.data;
+      const profile = (await get<Data<CompanyProfile>>(`/v1/companies/${body.data.id}`)).body.data;
       // The import fills what the SEC says; what only the user said (sector, description) stays.
       expect(profile).to.include({ cik, name: `GANTRY ${stamp} CORP`, sector: 'Industrials', description: 'Cranes.' });
-      expect((await get(`/v1/companies/${body.data.id}/income-statement?period=FY2024`)).body.data.revenue).to.equal(
-        5_000_000,
-      );
+      const income = await get<Data<IncomeStatement>>(`/v1/companies/${body.data.id}/income-statement?period=FY2024`);
+      expect(income.body.data.revenue).to.equal(5_000_000);
       // Again, by its CIK: the same company.
       expect(
         (
@@ -305,7 +311,7 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
         `HWX${stamp}`,
       );
       expect(imported.companyId).to.equal(body.data.id);
-      expect((await get(`/v1/companies/${body.data.id}`)).body.data).to.include({
+      expect((await get<Data<CompanyProfile>>(`/v1/companies/${body.data.id}`)).body.data).to.include({
         ticker: `HWX${stamp}`,
         cik: otherCik,
       });
@@ -340,8 +346,9 @@ describe('companies by API (POST /v1/companies, PATCH /v1/companies/:id, createC
         `ticker IV${stamp} is company ${one.id} (Ivybridge ${stamp}), whose CIK is ${cik + 2}, not ${cik + 3}`,
       );
       expect(await countCompanies()).to.equal(before);
-      expect((await get(`/v1/companies/${one.id}`)).body.data).to.include({ name: `Ivybridge ${stamp}`, cik: cik + 2 });
-      expect((await get(`/v1/companies/${two.id}`)).body.data).to.include({ name: `Juniper ${stamp}`, cik: null });
+      const profile = async (id: number) => (await get<Data<CompanyProfile>>(`/v1/companies/${id}`)).body.data;
+      expect(await profile(one.id)).to.include({ name: `Ivybridge ${stamp}`, cik: cik + 2 });
+      expect(await profile(two.id)).to.include({ name: `Juniper ${stamp}`, cik: null });
     });
   });
 });

@@ -1,54 +1,58 @@
 import { expect } from 'chai';
 import { get, request } from './helpers/http';
+import type { Data, Page, Refusal } from './helpers/http';
+import type { Company, CompanyProfile } from '../sdk/typescript/src';
+
+const list = (query = '') => get<Page<Company>>(`/v1/companies${query}`);
 
 describe('REST /v1/companies', () => {
   it('lists 20 companies by default with id, name, ticker and sector, and the paging meta', async () => {
-    const { status, body } = await get('/v1/companies');
+    const { status, body } = await list();
     expect(status).to.equal(200);
     expect(body.success).to.equal(true);
     expect(body.data).to.have.length(20);
     expect(Object.keys(body.data[0]).sort()).to.deep.equal(['id', 'name', 'sector', 'ticker']);
     expect(body.meta).to.deep.equal({ total: body.meta.total, limit: 20, offset: 0 });
     expect(body.meta.total).to.be.at.least(40);
-    expect(body.data.every((c: any) => Number.isInteger(c.id) && typeof c.ticker === 'string')).to.equal(true);
+    expect(body.data.every((c) => Number.isInteger(c.id) && typeof c.ticker === 'string')).to.equal(true);
   });
 
   it('pages without gaps or overlaps, and an offset past the end is an empty page', async () => {
-    const first = await get('/v1/companies?limit=100');
+    const first = await list('?limit=100');
     const total = first.body.meta.total;
     expect(first.body.data).to.have.length(Math.min(total, 100));
     const seen: number[] = [];
     for (let offset = 0; offset < total; offset += 7) {
-      const page = await get(`/v1/companies?limit=7&offset=${offset}`);
+      const page = await list(`?limit=7&offset=${offset}`);
       expect(page.status).to.equal(200);
-      seen.push(...page.body.data.map((c: any) => c.id));
+      seen.push(...page.body.data.map((c) => c.id));
     }
-    expect(seen).to.deep.equal(first.body.data.map((c: any) => c.id));
-    const last = await get(`/v1/companies?limit=7&offset=${total - 1}`);
+    expect(seen).to.deep.equal(first.body.data.map((c) => c.id));
+    const last = await list(`?limit=7&offset=${total - 1}`);
     expect(last.body.data).to.have.length(1);
-    const beyond = await get(`/v1/companies?offset=${total}`);
+    const beyond = await list(`?offset=${total}`);
     expect(beyond.status).to.equal(200);
     expect(beyond.body.data).to.deep.equal([]);
     expect(beyond.body.meta.total).to.equal(total);
   });
 
   it('filters by sector, in any case, with the total of that sector', async () => {
-    const all = await get('/v1/companies?limit=100');
-    const sector = all.body.data[0].sector as string;
-    const expected = all.body.data.filter((c: any) => c.sector === sector).map((c: any) => c.id);
-    const filtered = await get(`/v1/companies?sector=${encodeURIComponent(sector.toUpperCase())}&limit=100`);
+    const all = await list('?limit=100');
+    const sector = all.body.data[0].sector;
+    const expected = all.body.data.filter((c) => c.sector === sector).map((c) => c.id);
+    const filtered = await list(`?sector=${encodeURIComponent(sector.toUpperCase())}&limit=100`);
     expect(filtered.status).to.equal(200);
-    expect(filtered.body.data.map((c: any) => c.id)).to.deep.equal(expected);
+    expect(filtered.body.data.map((c) => c.id)).to.deep.equal(expected);
     expect(filtered.body.meta.total).to.equal(expected.length);
-    const none = await get('/v1/companies?sector=No%20Such%20Sector');
+    const none = await list('?sector=No%20Such%20Sector');
     expect(none.body).to.deep.equal({ success: true, data: [], meta: { total: 0, limit: 20, offset: 0 } });
   });
 
   it('serves a profile by id, with snake_case keys', async () => {
-    const list = await get('/v1/companies?limit=1');
-    const { status, body } = await get(`/v1/companies/${list.body.data[0].id}`);
+    const one = await list('?limit=1');
+    const { status, body } = await get<Data<CompanyProfile>>(`/v1/companies/${one.body.data[0].id}`);
     expect(status).to.equal(200);
-    expect(body.data).to.include(list.body.data[0]);
+    expect(body.data).to.include(one.body.data[0]);
     for (const key of [
       'industry',
       'exchange',
@@ -65,8 +69,8 @@ describe('REST /v1/companies', () => {
   });
 
   it('keeps all-digit tickers as strings', async () => {
-    const list = await get('/v1/companies?limit=100');
-    const digits = list.body.data.filter((c: any) => /^\d+$/.test(c.ticker));
+    const all = await list('?limit=100');
+    const digits = all.body.data.filter((c) => /^\d+$/.test(c.ticker));
     expect(digits.length).to.be.at.least(1);
     expect(typeof digits[0].ticker).to.equal('string');
   });
@@ -103,7 +107,7 @@ describe('REST /v1/companies', () => {
     ];
     for (const [path, status, message] of cases) {
       it(`${path} → ${status}`, async () => {
-        const response = await get(path);
+        const response = await get<Refusal>(path);
         expect(response.status).to.equal(status);
         expect(response.headers.get('content-type')).to.match(/application\/json/);
         expect(response.body.success).to.equal(false);
@@ -114,7 +118,7 @@ describe('REST /v1/companies', () => {
     }
 
     it('answers a wrong method with 405 and an Allow header', async () => {
-      const response = await request('/v1/companies', { method: 'DELETE' });
+      const response = await request<Refusal>('/v1/companies', { method: 'DELETE' });
       expect(response.status).to.equal(405);
       expect(response.headers.get('allow')).to.equal('GET, HEAD, POST');
       expect(response.body.error.code).to.equal('METHOD_NOT_ALLOWED');

@@ -6,6 +6,9 @@ import { startApp } from '../src/app';
 import { createLogger } from '../src/shared/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../src/db/embedded-postgres';
 import { request } from './helpers/http';
+import type { Data, GraphQLAnswer, GraphQLFailure, Page, Refusal } from './helpers/http';
+import { parseLogLine, type LogLine } from './helpers/log-lines';
+import type { Company, SearchResult, Schema } from '../sdk/typescript/src';
 import { createTestKeys } from './helpers/keys';
 import { freshDataDir, TARGET, testConfig } from './helpers/test-app';
 import { startServiceProcess, type ServiceProcess } from './helpers/service-process';
@@ -18,7 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** An app whose log lines the test can read. */
 async function startLoggedApp(
   overrides: Parameters<typeof testConfig>[0],
-): Promise<{ app: App; lines: () => Array<Record<string, any>> }> {
+): Promise<{ app: App; lines: () => LogLine[] }> {
   const logged: string[] = [];
   const config = testConfig({ logLevel: 'info', ...overrides });
   const app = await startApp(
@@ -26,7 +29,7 @@ async function startLoggedApp(
     createLogger(config.logLevel, (line) => void logged.push(line)),
   );
   await createTestKeys(app);
-  return { app, lines: () => logged.map((line) => JSON.parse(line) as Record<string, any>) };
+  return { app, lines: () => logged.map(parseLogLine) };
 }
 
 /** The REST list, a GraphQL query and readiness, as a client sees them. */
@@ -71,7 +74,7 @@ const PER_REQUEST_ERRORS = new Set([
 ]);
 
 /** Per-request error lines, and any line carrying a stack: an outage must log neither. */
-function requestFailures(lines: Array<Record<string, any>>): Array<Record<string, any>> {
+function requestFailures(lines: LogLine[]): LogLine[] {
   return lines.filter(
     (line) =>
       PER_REQUEST_ERRORS.has(line.message) ||
@@ -81,17 +84,17 @@ function requestFailures(lines: Array<Record<string, any>>): Array<Record<string
 
 function expectUnavailable({ rest, graphql, ready }: Awaited<ReturnType<typeof probeAll>>): void {
   expect(rest.status).to.equal(503);
-  expect(rest.body.error.code).to.equal('SERVICE_UNAVAILABLE');
+  expect((rest.body as Refusal).error.code).to.equal('SERVICE_UNAVAILABLE');
   expect(Number(rest.headers.get('retry-after'))).to.be.greaterThan(0);
   expect(graphql.status).to.equal(503);
-  expect(graphql.body.errors[0].extensions.code).to.equal('SERVICE_UNAVAILABLE');
+  expect((graphql.body as GraphQLFailure).errors[0].extensions.code).to.equal('SERVICE_UNAVAILABLE');
   expect(Number(graphql.headers.get('retry-after'))).to.be.greaterThan(0);
   expect(ready.status).to.equal(503);
   expect(JSON.stringify(ready.body)).to.not.match(/127\.0\.0\.1|localhost|:\d{4,5}\b|ECONN/);
 }
 
 async function writeDocument(app: App, marker: string): Promise<void> {
-  const companies = await request('/v1/companies?limit=1', {}, app.url);
+  const companies = await request<Page<Company>>('/v1/companies?limit=1', {}, app.url);
   const stored = await request(
     '/v1/documents',
     {
@@ -110,7 +113,7 @@ async function writeDocument(app: App, marker: string): Promise<void> {
 }
 
 async function findDocument(app: App, marker: string): Promise<boolean> {
-  const found = await request(
+  const found = await request<Data<SearchResult[]>>(
     '/v1/search',
     {
       method: 'POST',
@@ -128,7 +131,7 @@ describe('database outages', function () {
 
   if (TARGET === 'embedded') {
     describe('the embedded database child dies', () => {
-      let running: { app: App; lines: () => Array<Record<string, any>> } | null = null;
+      let running: { app: App; lines: () => LogLine[] } | null = null;
       afterEach(async () => {
         await running?.app.close();
         running = null;
@@ -154,7 +157,8 @@ describe('database outages', function () {
         );
         const after = await probeAll(app);
         expect(after.graphql.status).to.equal(200);
-        expect(after.graphql.body.data.companies.total).to.be.greaterThan(0);
+        const served = after.graphql.body as GraphQLAnswer<Pick<Schema.Query, 'companies'>>;
+        expect(served.data.companies.total).to.be.greaterThan(0);
         expect(after.ready.status).to.equal(200);
         expect(app.database.childPid).to.not.equal(pid);
         expect(await findDocument(app, 'Zanzibarfox')).to.equal(true);
@@ -192,10 +196,10 @@ describe('database outages', function () {
         const running = service;
         const failed = await until('/healthz failed', 10_000, async () => {
           const health = await fetch(`${running.url}/healthz`);
-          return health.status === 503 ? ((await health.json()) as any) : null;
+          return health.status === 503 ? ((await health.json()) as Refusal) : null;
         });
         expect(failed.value.error.code).to.equal('SERVICE_UNAVAILABLE');
-        expect(failed.value.error.details.status).to.equal('failed');
+        expect(failed.value.error.details?.status).to.equal('failed');
         expect(await running.exited).to.equal(1);
         expect(running.output()).to.match(/database could not be restarted/);
       });
@@ -205,7 +209,7 @@ describe('database outages', function () {
   describe('the PostgreSQL server goes away (connections cut)', () => {
     let proxy: TcpProxy | null = null;
     let target: EmbeddedPostgres | null = null;
-    let running: { app: App; lines: () => Array<Record<string, any>> } | null = null;
+    let running: { app: App; lines: () => LogLine[] } | null = null;
     afterEach(async () => {
       await proxy?.restore();
       await running?.app.close();

@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { graphql, request, requestAs } from './helpers/http';
+import type { Data, GraphQLAnswer } from './helpers/http';
 import { importCompanyFacts, type RawFact } from '../src/sec/companyfacts';
 import { storeImport } from '../src/sec/sec-store';
 import { checkAskedFigure, type AttributedFact, type Claim } from '../src/ai/grounding';
+import type { IncomeStatement, IngestedDocument, Schema } from '../sdk/typescript/src';
 
 interface ChatData {
   answer: string;
@@ -21,7 +23,7 @@ interface ChatData {
 }
 
 const ask = async (content: string, conversationId?: string): Promise<ChatData> => {
-  const response = await requestAs('analyst', '/v1/ai/chat', {
+  const response = await requestAs<Data<ChatData>>('analyst', '/v1/ai/chat', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -35,7 +37,7 @@ const ask = async (content: string, conversationId?: string): Promise<ChatData> 
 };
 
 const ingest = (body: Record<string, unknown>) =>
-  request('/v1/documents', {
+  request<Data<IngestedDocument>>('/v1/documents', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -86,10 +88,12 @@ describe('figures from the documents', function () {
   let totalRevenue: number;
 
   before(async () => {
-    const { body } = await graphql('query { company(ticker: "VLTM") { id } }');
+    const { body } = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
+      'query { company(ticker: "VLTM") { id } }',
+    );
     companyId = body.data.company.id;
-    const stored = await request(`/v1/companies/${companyId}/income-statement?period=latest-fy`);
-    totalRevenue = stored.body.data.revenue;
+    const stored = await request<Data<IncomeStatement>>(`/v1/companies/${companyId}/income-statement?period=latest-fy`);
+    totalRevenue = stored.body.data.revenue!;
     for (const [title, docType, period, content] of [
       ['VLTM 10-K FY2024: Item 7', '10-K', 'FY2024', ANNUAL_REPORT],
       ['VLTM 10-Q Q2-2025: Item 2', '10-Q', 'Q2-2025', QUARTERLY_REPORT],

@@ -1,10 +1,20 @@
 import { expect } from 'chai';
 import { get, graphql, request, post } from './helpers/http';
+import type { Data, GraphQLAnswer, Page } from './helpers/http';
+import type {
+  ChatDoneEvent,
+  Company,
+  Document,
+  IncomeStatement,
+  IngestedDocument,
+  Schema,
+  SearchResult,
+} from '../sdk/typescript/src';
 import { chunkPages } from '../src/search/chunker';
 import { extractText } from '../src/search/text-extraction';
 
 async function companyId(ticker: string): Promise<number> {
-  const { body } = await get(`/v1/companies?ticker=${ticker}`);
+  const { body } = await get<Page<Company>>(`/v1/companies?ticker=${ticker}`);
   return body.data[0].id;
 }
 
@@ -49,14 +59,15 @@ describe('pages of stored documents on hits, passages and citations', function (
 
   before(async () => {
     company = await companyId('FXGM');
-    fiscalYear = (await get(`/v1/companies/${company}/income-statement?period=latest-fy`)).body.data.period;
+    fiscalYear = (await get<Data<IncomeStatement>>(`/v1/companies/${company}/income-statement?period=latest-fy`)).body
+      .data.period;
     const pages = [
       'Annual report. This report covers the fiscal year.',
       '',
       `Revenue increased compared with the prior year, driven primarily by demand for our ${marker} kilns in ceramic markets.`,
       `Risk factors. A shortage of ${marker} glaze could harm production.`,
     ];
-    const stored = await post('/v1/documents', {
+    const stored = await post<Data<IngestedDocument>>('/v1/documents', {
       company_id: company,
       title: 'FXGM annual report',
       doc_type: '10-K',
@@ -68,44 +79,42 @@ describe('pages of stored documents on hits, passages and citations', function (
   });
 
   it('gives each passage of the document its page', async () => {
-    const { body } = await get(`/v1/documents/${documentId}`);
-    const passages = body.data.passages.map((passage: { page: number; content: string }) => [
-      passage.page,
-      passage.content.slice(0, 20),
-    ]);
+    const { body } = await get<Data<Document>>(`/v1/documents/${documentId}`);
+    const passages = body.data.passages.map((passage) => [passage.page, passage.content.slice(0, 20)]);
     expect(passages).to.deep.equal([
       [1, 'Annual report. This '],
       [3, 'Revenue increased co'],
       [4, 'Risk factors. A shor'],
     ]);
-    const viaGraphql = await graphql('query($id: Int!) { document(id: $id) { passages { chunkId page } } }', {
-      id: documentId,
-    });
-    expect(viaGraphql.body.data.document.passages.map((passage: { page: number }) => passage.page)).to.deep.equal([
-      1, 3, 4,
-    ]);
+    const viaGraphql = await graphql<GraphQLAnswer<Pick<Schema.Query, 'document'>>>(
+      'query($id: Int!) { document(id: $id) { passages { chunkId page } } }',
+      { id: documentId },
+    );
+    expect(viaGraphql.body.data.document.passages.map((passage) => passage.page)).to.deep.equal([1, 3, 4]);
   });
 
   it('gives a search hit the page of its passage, over REST and GraphQL', async () => {
-    const rest = await post('/v1/search', { query: `${marker} glaze shortage`, company_ids: [company], top_k: 3 });
-    const hit = rest.body.data.find((candidate: { document_id: number }) => candidate.document_id === documentId);
+    const rest = await post<Data<SearchResult[]>>('/v1/search', {
+      query: `${marker} glaze shortage`,
+      company_ids: [company],
+      top_k: 3,
+    });
+    const hit = rest.body.data.find((candidate) => candidate.document_id === documentId);
     expect(hit).to.include({ page: 4 });
-    expect(hit.content).to.include('glaze');
-    const viaGraphql = await graphql(
+    expect(hit!.content).to.include('glaze');
+    const viaGraphql = await graphql<GraphQLAnswer<Pick<Schema.Query, 'search'>>>(
       'query($q: String!, $c: [Int!]) { search(query: $q, companyIds: $c, topK: 3) { documentId page content } }',
       {
         q: `${marker} kilns demand`,
         c: [company],
       },
     );
-    const graphqlHit = viaGraphql.body.data.search.find(
-      (candidate: { documentId: number }) => candidate.documentId === documentId,
-    );
+    const graphqlHit = viaGraphql.body.data.search.find((candidate) => candidate.documentId === documentId);
     expect(graphqlHit).to.include({ page: 3 });
   });
 
   it('gives an answer\u2019s document citation the page it quotes from', async () => {
-    const response = await request('/v1/ai/chat', {
+    const response = await request<Data<ChatDoneEvent>>('/v1/ai/chat', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -116,12 +125,9 @@ describe('pages of stored documents on hits, passages and citations', function (
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     const { answer, citations } = response.body.data;
     expect(answer).to.include(`${marker} kilns`);
-    const cited = citations.filter(
-      (citation: { kind: string; document_id: number }) =>
-        citation.kind === 'DOCUMENT' && citation.document_id === documentId,
-    );
-    expect(cited.map((citation: { page: number }) => citation.page)).to.include(3);
-    const statementCitations = citations.filter((citation: { kind: string }) => citation.kind === 'STATEMENT');
-    expect(statementCitations.every((citation: { page: number | null }) => citation.page === null)).to.equal(true);
+    const cited = citations.filter((citation) => citation.kind === 'DOCUMENT' && citation.document_id === documentId);
+    expect(cited.map((citation) => citation.page)).to.include(3);
+    const statementCitations = citations.filter((citation) => citation.kind === 'STATEMENT');
+    expect(statementCitations.every((citation) => citation.page === null)).to.equal(true);
   });
 });

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { request, requestAs, post } from './helpers/http';
+import type { Data, Page } from './helpers/http';
+import type { Company, Document, IngestedDocument, SearchResult } from '../sdk/typescript/src';
 import { createTestKeys } from './helpers/keys';
 import { startTestApp, TARGET } from './helpers/test-app';
 import { CHUNKS_PER_TRANSACTION, ingestDocument, type IngestResult } from '../src/search/ingestion.service';
@@ -9,13 +11,14 @@ import type { Embedder } from '../src/search/embedder';
 import { OneAtATime } from '../src/shared/one-at-a-time';
 import { filingText } from '../bench/faults/drills/big-ingest';
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+const sql = <T = Record<string, unknown>>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);
 
 /** Everything a stored document adds to: rows of its tables and the search index's counts. */
 async function footprint(): Promise<Record<string, number>> {
-  const [row] =
-    await sql(`SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks,
+  const [row] = await sql<
+    Record<string, number>
+  >(`SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks,
     (SELECT count(*) FROM chunk_postings)::int AS postings, (SELECT count(*) FROM chunk_term_vectors)::int AS term_vectors,
     (SELECT coalesce(sum(chunks), 0)::int FROM search_terms) AS term_chunks, (SELECT chunks::int FROM search_corpus_stats WHERE id = 1) AS corpus_chunks,
     (SELECT total_terms::int FROM search_corpus_stats WHERE id = 1) AS corpus_terms`);
@@ -77,7 +80,7 @@ describe('storing a document in bounded transactions', function () {
   before(async function () {
     // The test embedder injects the failure and the pause between transactions; it needs the vector leg.
     if (!app().database.vectorAvailable) this.skip();
-    companyId = (await request('/v1/companies?limit=1')).body.data[0].id;
+    companyId = (await request<Page<Company>>('/v1/companies?limit=1')).body.data[0].id;
   });
 
   const paragraphs = (marker: string) =>
@@ -107,21 +110,26 @@ describe('storing a document in bounded transactions', function () {
     });
     await pausedAfterFirst;
     // The first transaction committed (document row and first chunks); nobody sees any of it.
-    const [half] = await sql('SELECT id, ingesting FROM documents WHERE title = $1', [marker]);
+    const [half] = await sql<{ id: number; ingesting: boolean }>(
+      'SELECT id, ingesting FROM documents WHERE title = $1',
+      [marker],
+    );
     expect(half.ingesting).to.equal(true);
     expect((await request(`/v1/documents/${half.id}`)).status).to.equal(404);
-    const searched = await post('/v1/search', { query: marker, company_ids: [companyId], mode: 'text' });
-    expect(searched.body.data.map((hit: { document_id: number }) => hit.document_id)).to.not.include(half.id);
+    const search = () =>
+      post<Data<SearchResult[]>>('/v1/search', { query: marker, company_ids: [companyId], mode: 'text' });
+    const searched = await search();
+    expect(searched.body.data.map((hit) => hit.document_id)).to.not.include(half.id);
     release();
     const { document, created } = await storing;
     expect(created).to.equal(true);
-    const read = await request(`/v1/documents/${document.id}`);
+    const read = await request<Data<Document>>(`/v1/documents/${document.id}`);
     expect(read.status).to.equal(200);
     expect(read.body.data.passages).to.have.length(document.chunkCount);
-    expect(read.body.data.passages.map((passage: { content: string }) => passage.content).join('\n')).to.include(
+    expect(read.body.data.passages.map((passage) => passage.content).join('\n')).to.include(
       `Part ${CHUNKS_PER_TRANSACTION * 3 - 1} of the ${marker}`,
     );
-    const found = await post('/v1/search', { query: marker, company_ids: [companyId], mode: 'text' });
+    const found = await search();
     expect(found.body.data[0].document_id).to.equal(document.id);
   });
 
@@ -151,7 +159,11 @@ describe('storing a document in bounded transactions', function () {
     });
     expect(again.created).to.equal(true);
     expect(
-      (await sql('SELECT count(*)::int AS n FROM document_chunks WHERE document_id = $1', [again.document.id]))[0].n,
+      (
+        await sql<{ n: number }>('SELECT count(*)::int AS n FROM document_chunks WHERE document_id = $1', [
+          again.document.id,
+        ])
+      )[0].n,
     ).to.equal(again.document.chunkCount);
   });
 });
@@ -168,11 +180,15 @@ describe('readers while large documents are stored (embedded database)', functio
     // A service of its own: two large documents would make the shared one's search model refit under other tests.
     const own = await startTestApp();
     await createTestKeys(own);
-    const request = (path: string, init: RequestInit = {}) => requestAs('admin', path, init, own.url);
+    const request = <T = unknown>(path: string, init: RequestInit = {}) => requestAs<T>('admin', path, init, own.url);
     const post = (path: string, body: unknown) =>
-      request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      request<Data<IngestedDocument>>(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     try {
-      const companyId = (await request('/v1/companies?limit=1')).body.data[0].id;
+      const companyId = (await request<Page<Company>>('/v1/companies?limit=1')).body.data[0].id;
       let storing = true;
       const latencies: number[] = [];
       const statuses = new Set<number>();
@@ -203,7 +219,7 @@ describe('readers while large documents are stored (embedded database)', functio
       // them. Generous for a loaded machine: the figure is the drill's (bench:faults big-ingest).
       expect(Math.max(...latencies), `${latencies.length} reads`).to.be.below(2_000);
       for (const answer of stored) {
-        const read = await request(`/v1/documents/${answer.body.data.document.id}`);
+        const read = await request<Data<Document>>(`/v1/documents/${answer.body.data.document.id}`);
         expect(read.body.data.passages).to.have.length(answer.body.data.document.chunk_count);
       }
     } finally {

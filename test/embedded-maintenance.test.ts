@@ -3,12 +3,13 @@ import type { App } from '../src/app';
 import { ConfigError, loadConfig } from '../src/config/config';
 import { dueMaintenance, maintainEmbeddedTables } from '../src/db/maintenance';
 import { createLogger } from '../src/shared/logger';
-import { request } from './helpers/http';
+import { request, type Data } from './helpers/http';
+import type { SearchResult } from '../sdk/typescript/src';
 import { createTestKeys } from './helpers/keys';
 import { startTestApp, TARGET } from './helpers/test-app';
 
 const search = (app: App, query: string) =>
-  request(
+  request<Data<SearchResult[]>>(
     '/v1/search',
     {
       method: 'POST',
@@ -35,7 +36,7 @@ describe('maintenance of the embedded database (what autovacuum does on a server
     await app?.close();
     app = null;
   });
-  const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+  const sql = <T = Record<string, unknown>>(query: string, parameters?: unknown[]): Promise<T[]> =>
     (app as App).database.dataSource.query(query, parameters);
 
   it('gives the planner statistics of the seeded tables at start-up, and search answers from them', async function () {
@@ -61,8 +62,8 @@ describe('maintenance of the embedded database (what autovacuum does on a server
       expect(Number(table.reltuples), table.relname).to.be.greaterThan(0);
     }
     // The planner's row count of the postings is the real one, not the empty table of the migration.
-    const [{ postings }] = await sql('SELECT count(*)::int AS postings FROM chunk_postings');
-    const [{ reltuples }] = await sql(
+    const [{ postings }] = await sql<{ postings: number }>('SELECT count(*)::int AS postings FROM chunk_postings');
+    const [{ reltuples }] = await sql<{ reltuples: number }>(
       `SELECT reltuples::float8 AS reltuples FROM pg_class WHERE relname = 'chunk_postings'`,
     );
     expect(Number(reltuples)).to.equal(postings);

@@ -6,11 +6,12 @@ import { prepareModel } from '../src/search/search-backend';
 import { createLogger } from '../src/shared/logger';
 import { createTestKeys } from './helpers/keys';
 import { startTestApp, TARGET } from './helpers/test-app';
-import { request } from './helpers/http';
+import { request, type Data, type Refusal } from './helpers/http';
 import { FAKE_DIMENSIONS, startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai';
+import type { SearchResult } from '../sdk/typescript/src';
 
-const post = (app: App, path: string, body: unknown) =>
-  request(
+const post = <T = unknown>(app: App, path: string, body: unknown) =>
+  request<T>(
     path,
     { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
     app.url,
@@ -43,7 +44,7 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
     expect(
       fake.requests.every((r) => r.path === '/v1/embeddings' && r.authorization === 'Bearer sk-test-key'),
     ).to.equal(true);
-    expect(fake.requests[0].body.model).to.equal('fake-embed');
+    expect(fake.requests[0].body!.model).to.equal('fake-embed');
     const [{ models }] = await app.database.dataSource.query(
       `SELECT array_agg(DISTINCT model) AS models FROM chunk_embeddings`,
     );
@@ -54,7 +55,7 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
       'SELECT vector_dims(embedding) AS dims FROM chunk_embeddings LIMIT 1',
     );
     expect(dims).to.equal(FAKE_DIMENSIONS);
-    const { status, body } = await post(app, '/v1/search', {
+    const { status, body } = await post<Data<SearchResult[]>>(app, '/v1/search', {
       query: 'clinical trials and FDA approval',
       mode: 'vector',
       top_k: 3,
@@ -73,12 +74,12 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
       content: 'A note that needs embedding.',
     };
     fake.behaviour = 'fail';
-    const failed = await post(app, '/v1/documents', document);
+    const failed = await post<Refusal>(app, '/v1/documents', document);
     expect(failed.status).to.equal(502);
     expect(failed.body.error.code).to.equal('UPSTREAM_ERROR');
     fake.behaviour = 'hang';
     const started = Date.now();
-    const silent = await post(app, '/v1/documents', { ...document, content: 'Another note.' });
+    const silent = await post<Refusal>(app, '/v1/documents', { ...document, content: 'Another note.' });
     expect(silent.status).to.equal(504);
     expect(silent.body.error.code).to.equal('UPSTREAM_TIMEOUT');
     // one call and two retries of 1 s each, plus back-off: bounded, never a hang
@@ -106,7 +107,11 @@ describe('embeddings from an OpenAI-compatible provider (local fake server)', fu
     expect(await prepareModel(app.database, (await builtin.current())!, createLogger('silent'))).to.equal(0);
     await builtin.close();
     // Both models now answer vector searches over the same chunks.
-    const { body } = await post(app, '/v1/search', { query: 'clinical trials', mode: 'vector', top_k: 2 });
+    const { body } = await post<Data<SearchResult[]>>(app, '/v1/search', {
+      query: 'clinical trials',
+      mode: 'vector',
+      top_k: 2,
+    });
     expect(body.data).to.have.length(2);
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
-import { request } from './helpers/http';
+import { request, type GraphQLFailure, type Refusal } from './helpers/http';
 import { withCredentials } from './helpers/keys';
-import { readSseEvents } from './helpers/sse-events';
+import { readSseEvents, type ServerSentEvent } from './helpers/sse-events';
 
 /**
  * One error path: the same bad input gets the same code over REST, /graphql and /graphql/stream (graphql-sse), and
@@ -79,12 +79,8 @@ const CASES: BadInput[] = [
   },
 ];
 
-async function overRest({
-  method,
-  path,
-  body,
-}: BadInput['rest']): Promise<{ code: string; message: string; details?: any }> {
-  const response = await request(
+async function overRest({ method, path, body }: BadInput['rest']): Promise<Refusal['error']> {
+  const response = await request<Refusal>(
     path,
     method === 'POST' ? { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {},
   );
@@ -93,7 +89,7 @@ async function overRest({
 }
 
 async function overGraphQL({ query, variables }: BadInput['graphql']): Promise<string> {
-  const { body } = await request('/graphql', {
+  const { body } = await request<GraphQLFailure>('/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
@@ -109,8 +105,9 @@ async function overStream({ query, variables }: BadInput['graphql']): Promise<st
     body: JSON.stringify({ query, variables }),
   });
   if (!response.headers.get('content-type')?.startsWith('text/event-stream'))
-    return ((await response.json()) as any).errors?.[0]?.extensions?.code;
-  for await (const event of readSseEvents(response.body!)) {
+    return ((await response.json()) as GraphQLFailure).errors?.[0]?.extensions?.code;
+  // A `next` event's data is an execution result, errors and all.
+  for await (const event of readSseEvents<ServerSentEvent<Partial<GraphQLFailure> | null>>(response.body!)) {
     if (event.event === 'next' && event.data?.errors?.length) return event.data.errors[0].extensions?.code;
   }
   return 'no error';

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { keysFor } from './helpers/keys';
-import { get } from './helpers/http';
+import { get, type Data, type Page } from './helpers/http';
+import type { Company, CompanyProfile, Ratios } from '../sdk/typescript/src';
 import { hasPython, runProgram, type CliResult } from './helpers/cli';
 
 const ROOT = path.join(__dirname, '..', '..');
@@ -35,15 +36,13 @@ describe('examples/', function () {
 
   /** The sector's companies with annual revenue growth, fastest first, as the REST API reports them. */
   async function fastestGrowth(sector: string): Promise<string[]> {
-    const companies = (await get(`/v1/companies?sector=${encodeURIComponent(sector)}&limit=100`)).body.data as Array<{
-      id: number;
-      ticker: string;
-    }>;
+    const companies = (await get<Page<Company>>(`/v1/companies?sector=${encodeURIComponent(sector)}&limit=100`)).body
+      .data;
     const rows = [];
     for (const company of companies) {
-      const ratios = await get(`/v1/companies/${company.id}/ratios?period=latest-fy`);
+      const ratios = await get<Data<Ratios>>(`/v1/companies/${company.id}/ratios?period=latest-fy`);
       if (ratios.status === 200 && ratios.body.data.revenue_growth !== null)
-        rows.push({ ticker: company.ticker, growth: ratios.body.data.revenue_growth as number });
+        rows.push({ ticker: company.ticker, growth: ratios.body.data.revenue_growth });
     }
     return rows
       .sort((a, b) => b.growth - a.growth)
@@ -66,7 +65,7 @@ describe('examples/', function () {
       });
 
       it('prints the five companies of a sector with the fastest revenue growth, fastest first', async () => {
-        const sector = (await get('/v1/companies?limit=1')).body.data[0].sector as string;
+        const sector = (await get<Page<Company>>('/v1/companies?limit=1')).body.data[0].sector;
         const output = ok(await programs[language].growth(sector));
         const lines = output.trim().split('\n');
         expect(lines[0]).to.equal(`Fastest revenue growth in ${sector}:`);
@@ -78,7 +77,7 @@ describe('examples/', function () {
       });
 
       it('prints a chat answer as it streams, then its sources and conversation', async () => {
-        const ticker = (await get('/v1/companies/1')).body.data.ticker as string;
+        const ticker = (await get<Data<CompanyProfile>>('/v1/companies/1')).body.data.ticker;
         const output = ok(await programs[language].chat('How did revenue change?', ticker));
         const [answer, tail] = output.split('\n\nSources: ');
         expect(answer.length).to.be.above(20);

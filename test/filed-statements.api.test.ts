@@ -1,6 +1,19 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { get, graphql, request, requestAs, post } from './helpers/http';
+import type { Data, GraphQLAnswer, Page } from './helpers/http';
+import type {
+  BalanceSheet,
+  CashFlow,
+  ChatDoneEvent,
+  CompanyProfile,
+  DataQualityCheck,
+  IncomeStatement,
+  IngestedDocument,
+  Ratios,
+  Schema,
+  ScreenRow,
+} from '../sdk/typescript/src';
 import { importCompanyFacts } from '../src/sec/companyfacts';
 import { storeImport } from '../src/sec/sec-store';
 import { fieldOfLabel, statementKindOf } from '../src/documents/statement-labels';
@@ -278,7 +291,7 @@ describe('statements read from a stored filing', function () {
   let documentId: number;
 
   before(async () => {
-    const created = await requestAs('admin', '/v1/companies', {
+    const created = await requestAs<Data<CompanyProfile>>('admin', '/v1/companies', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: `Quillmark Tools ${stamp}`, ticker, sector: 'Industrials' }),
@@ -286,7 +299,7 @@ describe('statements read from a stored filing', function () {
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     companyId = created.body.data.id;
     const content = ['Annual report on Form 10-K.', INCOME_PAGE, BALANCE_PAGE, CASH_FLOW_PAGE, NOTE_PAGE].join('\f');
-    const stored = await request('/v1/documents', {
+    const stored = await request<Data<IngestedDocument>>('/v1/documents', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -306,17 +319,25 @@ describe('statements read from a stored filing', function () {
     if (companyId) await app().database.dataSource.query('DELETE FROM companies WHERE id = $1', [companyId]);
   });
 
-  const statement = async (kind: string, period: string) => {
-    const response = await get(`/v1/companies/${companyId}/${kind}?period=${period}`);
+  /** What each statement route answers. */
+  interface Statements {
+    'income-statement': IncomeStatement;
+    'balance-sheet': BalanceSheet;
+    'cash-flow': CashFlow;
+    ratios: Ratios;
+  }
+  const statement = async <K extends keyof Statements>(kind: K, period: string) => {
+    const response = await get<Data<Statements[K]>>(`/v1/companies/${companyId}/${kind}?period=${period}`);
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
     return response.body.data;
   };
 
   /** The company's row of a screen of its own sector, with the ratios route's values of the same fields. */
-  const screenedAndRead = async (period: string, fields: string[]) => {
-    const response = await get(`/v1/screener?period=${period}&sector=Industrials&fields=${fields.join(',')}&limit=100`);
+  const screenedAndRead = async (period: string, fields: Array<keyof Ratios>) => {
+    const query = `period=${period}&sector=Industrials&fields=${fields.join(',')}&limit=100`;
+    const response = await get<Page<ScreenRow>>(`/v1/screener?${query}`);
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    const row = response.body.data.find((candidate: { id: number }) => candidate.id === companyId);
+    const row = response.body.data.find((candidate) => candidate.id === companyId);
     const ratios = await statement('ratios', period);
     return { screened: row?.values, read: fields.map((field) => ({ field, value: ratios[field] })) };
   };
@@ -356,7 +377,7 @@ describe('statements read from a stored filing', function () {
   });
 
   it('say where each value was read: the document, its page and the label as written', async () => {
-    const { body } = await graphql(
+    const { body } = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
       `
         query ($id: Int) {
           company(id: $id) {
@@ -376,8 +397,8 @@ describe('statements read from a stored filing', function () {
       `,
       { id: companyId },
     );
-    const sources = body.data.company.cashFlow.provenance;
-    expect(sources.find((s: any) => s.field === 'capitalExpenditure')).to.deep.equal({
+    const sources = body.data.company.cashFlow!.provenance;
+    expect(sources.find((s) => s.field === 'capitalExpenditure')).to.deep.equal({
       field: 'capitalExpenditure',
       concept: 'Purchases of property, plant and equipment (PP&E)',
       accession: null,
@@ -386,12 +407,12 @@ describe('statements read from a stored filing', function () {
       page: 4,
       derived: false,
     });
-    expect(sources.find((s: any) => s.field === 'freeCashFlow')).to.include({ derived: true, page: 4 });
+    expect(sources.find((s) => s.field === 'freeCashFlow')).to.include({ derived: true, page: 4 });
   });
 
   it('are checked like any statement: a sheet that does not balance is flagged, not fixed', async () => {
     const checks = async (period: string) => {
-      const { body } = await graphql(
+      const { body } = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
         `
           query ($id: Int, $p: String) {
             company(id: $id) {
@@ -407,17 +428,17 @@ describe('statements read from a stored filing', function () {
         `,
         { id: companyId, p: period },
       );
-      return body.data.company.balanceSheet;
+      return body.data.company.balanceSheet!;
     };
     const fy2024 = await checks('FY2024');
-    expect(fy2024.dataQuality.find((c: any) => c.check === 'balance').passed).to.equal(true);
+    expect(fy2024.dataQuality.find((c) => c.check === 'balance')!.passed).to.equal(true);
     const fy2023 = await checks('FY2023');
-    expect(fy2023.dataQuality.find((c: any) => c.check === 'balance').passed).to.equal(false);
+    expect(fy2023.dataQuality.find((c) => c.check === 'balance')!.passed).to.equal(false);
     expect(fy2023.totalLiabilities).to.equal(720_000_000);
   });
 
   it('answer the analyst, who cites the filing’s page', async () => {
-    const response = await requestAs('analyst', '/v1/ai/chat', {
+    const response = await requestAs<Data<ChatDoneEvent>>('analyst', '/v1/ai/chat', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -453,7 +474,11 @@ describe('statements read from a stored filing', function () {
 
   it('answer a metric the question defines as defined: the result first, the formula and each input with its period', async () => {
     const chat = async (content: string) => {
-      const response = await post('/v1/ai/chat', { stream: false, messages: [{ role: 'user', content }] }, 'analyst');
+      const response = await post<Data<ChatDoneEvent>>(
+        '/v1/ai/chat',
+        { stream: false, messages: [{ role: 'user', content }] },
+        'analyst',
+      );
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       return response.body.data;
     };
@@ -484,10 +509,14 @@ describe('statements read from a stored filing', function () {
 
   it('answer a measure the question composes of known ones: a share of revenue, a difference, an average over years', async () => {
     const answer = async (content: string) => {
-      const response = await post('/v1/ai/chat', { stream: false, messages: [{ role: 'user', content }] }, 'analyst');
+      const response = await post<Data<ChatDoneEvent>>(
+        '/v1/ai/chat',
+        { stream: false, messages: [{ role: 'user', content }] },
+        'analyst',
+      );
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
       expect(response.body.data.grounding.numbers_unsupported, response.body.data.answer).to.equal(0);
-      return response.body.data.answer as string;
+      return response.body.data.answer;
     };
     const company = `Quillmark Tools ${stamp}`;
     // Cost of sales 700 of net sales 1,200.
@@ -532,13 +561,13 @@ describe('statements read from a stored filing', function () {
   });
 
   it('leave a company without statements answerable: the analyst says none are stored, never a 404', async () => {
-    const created = await requestAs('admin', '/v1/companies', {
+    const created = await requestAs<Data<CompanyProfile>>('admin', '/v1/companies', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ name: `Plainfield Mills ${stamp}`, ticker: `PF${stamp}`, sector: 'Industrials' }),
     });
     try {
-      const response = await requestAs('analyst', '/v1/ai/chat', {
+      const response = await requestAs<Data<ChatDoneEvent>>('analyst', '/v1/ai/chat', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -570,16 +599,16 @@ describe('statements read from a stored filing', function () {
     expect(fy2024.revenue).to.equal(1_250_000_000);
     expect(fy2024.net_income).to.equal(null);
     // The filing disagrees: flagged on the statement and in the company's summary, the XBRL value kept.
-    const agreement = fy2024.data_quality.find((check: any) => check.check === 'filings_agree');
+    const agreement = fy2024.data_quality.find((check) => check.check === 'filings_agree');
     expect(agreement).to.include({ passed: false, difference: 50_000_000 });
-    expect(agreement.detail).to.equal(
+    expect(agreement!.detail).to.equal(
       `revenue is 1,250,000,000; document ${documentId}, page 2 shows 1,200,000,000 as “Net sales”`,
     );
-    const summary = (await get(`/v1/companies/${companyId}/data-quality`)).body.data;
-    expect(summary.find((check: any) => check.check === 'filings_agree')).to.include({ checked: 1, failed: 1 });
+    const summary = (await get<Data<DataQualityCheck[]>>(`/v1/companies/${companyId}/data-quality`)).body.data;
+    expect(summary.find((check) => check.check === 'filings_agree')).to.include({ checked: 1, failed: 1 });
     // A statement the filing made is not compared with itself.
     const cashFlow = await statement('cash-flow', 'FY2024');
-    expect(cashFlow.data_quality.map((check: any) => check.check)).not.to.include('filings_agree');
+    expect(cashFlow.data_quality.map((check) => check.check)).not.to.include('filings_agree');
     expect((await statement('income-statement', 'FY2023')).revenue).to.equal(1_000_000_000);
     expect((await statement('cash-flow', 'FY2024')).capital_expenditure).to.equal(-90_000_000);
     // The screener's stored ratios follow the imported statement.

@@ -3,6 +3,8 @@ import type { App } from '../src/app';
 import { limitClassOf, PREPAID_ABOVE_CHARS } from '../src/graphql/operation-admission';
 import { parse } from 'graphql';
 import { app } from './helpers/shared-app';
+import type { Data, GraphQLFailure } from './helpers/http';
+import type { components } from '../sdk/typescript/src';
 import { createTestKeys, keysFor } from './helpers/keys';
 import { startTestApp } from './helpers/test-app';
 
@@ -188,7 +190,9 @@ describe('/graphql/stream under the rules of /graphql', function () {
         headers: { ...analyst(), 'apollo-require-preflight': 'true' },
       });
       expect(viaGet.status, `${name} on GET /graphql`).to.equal(400);
-      expect(((await viaGet.json()) as any).errors[0].extensions.code, `${name} on GET /graphql`).to.equal(code);
+      expect(((await viaGet.json()) as GraphQLFailure).errors[0].extensions.code, `${name} on GET /graphql`).to.equal(
+        code,
+      );
     }
   });
 
@@ -218,7 +222,7 @@ describe('/graphql/stream under the rules of /graphql', function () {
     });
     const cookies = signIn.headers.getSetCookie();
     const cookie = cookies.map((c) => c.split(';')[0]).join('; ');
-    const csrf = ((await signIn.json()) as any).data.csrf_token as string;
+    const csrf = ((await signIn.json()) as Data<components['schemas']['Session']>).data.csrf_token;
     const query = encodeURIComponent(
       'subscription { chat(input: { companyIds: [987654], messages: [{ role: "user", content: "Revenue?" }] }) { type } }',
     );

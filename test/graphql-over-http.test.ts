@@ -1,13 +1,19 @@
 import { expect } from 'chai';
 import { serverAudits } from 'graphql-http';
 import { app } from './helpers/shared-app';
+import type { GraphQLFailure } from './helpers/http';
+import type { Schema } from '../sdk/typescript/src';
 
 const RESPONSE_TYPES = ['application/json', 'application/graphql-response+json'] as const;
 
 /** A query whose one nested field fails (an invalid period) next to fields that do not: partial data. */
 const PARTIAL = '{ companies(limit: 1) { total items { ticker incomeStatement(period: "Q9-2024") { period } } } }';
 
-async function post(accept: string, body: unknown): Promise<{ status: number; contentType: string; body: any }> {
+/** POSTs to /graphql; the answers these tests read are failures, some beside the data that did not fail. */
+async function post(
+  accept: string,
+  body: unknown,
+): Promise<{ status: number; contentType: string; body: GraphQLFailure<Pick<Schema.Query, 'companies'>> }> {
   const response = await fetch(`${app().url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept },
@@ -16,7 +22,7 @@ async function post(accept: string, body: unknown): Promise<{ status: number; co
   return {
     status: response.status,
     contentType: response.headers.get('content-type') ?? '',
-    body: await response.json(),
+    body: (await response.json()) as GraphQLFailure<Pick<Schema.Query, 'companies'>>,
   };
 }
 
@@ -29,8 +35,8 @@ describe('GraphQL over HTTP (/graphql)', function () {
       const answer = await post(accept, { query: PARTIAL });
       expect(answer.status, accept).to.equal(200);
       expect(answer.contentType, accept).to.contain(accept);
-      expect(answer.body.data.companies.items[0].ticker, accept).to.be.a('string');
-      expect(answer.body.data.companies.items[0].incomeStatement, accept).to.equal(null);
+      expect(answer.body.data!.companies.items[0].ticker, accept).to.be.a('string');
+      expect(answer.body.data!.companies.items[0].incomeStatement, accept).to.equal(null);
       expect(answer.body.errors[0].extensions.code, accept).to.equal('BAD_USER_INPUT');
       expect(answer.body.errors[0].path, accept).to.deep.equal(['companies', 'items', 0, 'incomeStatement']);
     }

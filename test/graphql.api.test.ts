@@ -1,12 +1,17 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { graphql, request, requestAs } from './helpers/http';
+import type { GraphQLAnswer, GraphQLFailure } from './helpers/http';
 import { generateDemoData } from '../src/demo/demo-data';
+import type { Schema } from '../sdk/typescript/src';
 
 // Other test files add companies to the shared service (some without statements, some sorting first by name),
 // so the checks of what a page holds look at the demo companies on it.
 const DEMO_TICKERS = new Set(generateDemoData().companies.map((company) => company.ticker));
-const demoItems = (items: any[]) => items.filter((item) => DEMO_TICKERS.has(item.ticker));
+const demoItems = <T extends { ticker: string }>(items: T[]) => items.filter((item) => DEMO_TICKERS.has(item.ticker));
+
+/** The answer of a query for a page of companies. */
+type CompaniesAnswer = GraphQLAnswer<Pick<Schema.Query, 'companies'>>;
 
 const NESTED_PAGE = `
   query Page($limit: Int, $period: String) {
@@ -23,10 +28,13 @@ const NESTED_PAGE = `
   }`;
 
 /** Runs a query and returns how many SQL statements the service sent for it. */
-async function countQueries(query: string, variables: Record<string, unknown>): Promise<{ count: number; body: any }> {
+async function countQueries(
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<{ count: number; body: CompaniesAnswer }> {
   // Anonymous (reads are public): a key would add its own look-up to the count.
   const before = app().database.counter.count;
-  const response = await requestAs(null, '/graphql', {
+  const response = await requestAs<CompaniesAnswer>(null, '/graphql', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
@@ -44,7 +52,7 @@ describe('GraphQL /graphql', () => {
       expect(large.body.data.companies.items).to.have.length(20);
       const demo = demoItems(large.body.data.companies.items);
       expect(demo.length).to.be.at.least(10);
-      expect(demo.filter((c: any) => c.incomeStatement !== null)).to.have.length(demo.length);
+      expect(demo.filter((c) => c.incomeStatement !== null)).to.have.length(demo.length);
       expect(large.count, `SQL statements for 20 companies (${period})`).to.equal(small.count);
       // list + count + one per statement kind (+ one for the periods when "latest" must be resolved)
       expect(large.count).to.be.at.most(period === 'latest' ? 6 : 5);
@@ -61,12 +69,12 @@ describe('GraphQL /graphql', () => {
     const large = await countQueries(query, { limit: 20 });
     expect(large.count).to.equal(small.count);
     const [first] = demoItems(large.body.data.companies.items);
-    expect(first.statements.map((s: any) => s.period)).to.have.length(3);
+    expect(first.statements.map((s) => s.period)).to.have.length(3);
     expect(first.statements[0].period).to.match(/^FY\d{4}$/);
   });
 
   it('finds a company by ticker in any case, and by id', async () => {
-    const { body } = await graphql(`
+    const { body } = await graphql<CompaniesAnswer>(`
       {
         companies(limit: 1) {
           items {
@@ -77,7 +85,7 @@ describe('GraphQL /graphql', () => {
       }
     `);
     const { id, ticker } = body.data.companies.items[0];
-    const byTicker = await graphql(
+    const byTicker = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
       `
         query ($t: String) {
           company(ticker: $t) {
@@ -88,7 +96,7 @@ describe('GraphQL /graphql', () => {
       { t: ticker.toLowerCase() },
     );
     expect(byTicker.body.data.company.id).to.equal(id);
-    const byId = await graphql(
+    const byId = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
       `
         query ($id: Int) {
           company(id: $id) {
@@ -99,7 +107,7 @@ describe('GraphQL /graphql', () => {
       { id },
     );
     expect(byId.body.data.company.ticker).to.equal(ticker);
-    const missing = await graphql(`
+    const missing = await graphql<GraphQLAnswer<Pick<Schema.Query, 'company'>>>(`
       {
         company(ticker: "NOPE-NOPE") {
           id
@@ -125,7 +133,7 @@ describe('GraphQL /graphql', () => {
       ['{ companies(sector: "\\u0000") { total } }', /NUL/],
     ] as const;
     for (const [query, message] of cases) {
-      const response = await graphql(query);
+      const response = await graphql<GraphQLFailure>(query);
       // A failed nested field leaves the rest of the data: that is a 200 (GraphQL over HTTP), the error says why.
       expect(response.status, query).to.equal(response.body.data ? 200 : 400);
       expect(response.body.errors[0].extensions.code, query).to.equal('BAD_USER_INPUT');
@@ -135,19 +143,21 @@ describe('GraphQL /graphql', () => {
   });
 
   it('answers a NUL byte in a search with a 400, not a database error', async () => {
-    const response = await graphql('query($q: String!) { search(query: $q) { chunkId } }', { q: 'a\u0000b' });
+    const response = await graphql<GraphQLFailure>('query($q: String!) { search(query: $q) { chunkId } }', {
+      q: 'a\u0000b',
+    });
     expect(response.status).to.equal(400);
     expect(response.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
   });
 
   it('refuses subscriptions with a pointer to the streaming endpoint', async () => {
-    const response = await graphql('subscription { chat { token } }');
+    const response = await graphql<GraphQLFailure>('subscription { chat { token } }');
     expect(response.status).to.equal(400);
-    expect(response.body.errors.map((e: any) => e.message).join(' ')).to.match(/\/graphql\/stream/);
+    expect(response.body.errors.map((e) => e.message).join(' ')).to.match(/\/graphql\/stream/);
   });
 
   it('answers transport errors with JSON in the GraphQL error shape', async () => {
-    const malformed = await request('/graphql', {
+    const malformed = await request<GraphQLFailure>('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: '{"query": ',
@@ -178,15 +188,15 @@ describe('GraphQL /graphql', () => {
     expect(head.headers.get('content-type')).to.match(/^application\/(graphql-response\+)?json/);
     expect(await head.text()).to.equal('');
 
-    const syntax = await graphql('{ companies { ');
+    const syntax = await graphql<GraphQLFailure>('{ companies { ');
     expect(syntax.status).to.equal(400);
     expect(syntax.body.errors[0].extensions.code).to.equal('GRAPHQL_PARSE_FAILED');
 
-    const unknownField = await graphql('{ companies { nope } }');
+    const unknownField = await graphql<GraphQLFailure>('{ companies { nope } }');
     expect(unknownField.status).to.equal(400);
     expect(unknownField.body.errors[0].extensions.code).to.equal('GRAPHQL_VALIDATION_FAILED');
 
-    const huge = await request('/graphql', {
+    const huge = await request<GraphQLFailure>('/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: `{ sectors } #${'x'.repeat(2 * 1024 * 1024)}` }),
@@ -196,9 +206,12 @@ describe('GraphQL /graphql', () => {
   });
 
   it('serves queries over GET too', async () => {
-    const response = await request(`/graphql?query=${encodeURIComponent('{ sectors }')}`, {
-      headers: { 'apollo-require-preflight': 'true' },
-    });
+    const response = await request<GraphQLAnswer<Pick<Schema.Query, 'sectors'>>>(
+      `/graphql?query=${encodeURIComponent('{ sectors }')}`,
+      {
+        headers: { 'apollo-require-preflight': 'true' },
+      },
+    );
     expect(response.status).to.equal(200);
     expect(response.body.data.sectors.length).to.be.at.least(8);
   });

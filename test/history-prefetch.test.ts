@@ -6,7 +6,21 @@
  */
 import { expect } from 'chai';
 import { graphql } from './helpers/http';
+import type { GraphQLAnswer, GraphQLFailure } from './helpers/http';
 import { app } from './helpers/shared-app';
+import type { Schema } from '../sdk/typescript/src';
+
+/** A company as HISTORY_SELECTION reads it (its histories under their aliases, compared whole). */
+interface Histories {
+  id: number;
+  annual: unknown[];
+  again: unknown[];
+  quarters: unknown[];
+  longer: unknown[];
+}
+
+/** A page of companies whose items are what a query selected of them. */
+type PageOf<T> = GraphQLAnswer<{ companies: Omit<Schema.CompanyPage, 'items'> & { items: T[] } }>;
 
 const HISTORY_SELECTION = `
   id
@@ -43,17 +57,17 @@ fragment Dates on FinancialPeriod { period type fiscalYear periodStart periodEnd
 describe('Statement histories read ahead for a page of companies', () => {
   for (const withBalance of [true, false]) {
     it(`answers every company's histories as the company alone would (withBalance: ${withBalance})`, async () => {
-      const page = await graphql(PAGE, { withBalance });
+      const page = await graphql<PageOf<Histories>>(PAGE, { withBalance });
       expect(page.status, JSON.stringify(page.body)).to.equal(200);
       expect(page.body.errors).to.equal(undefined);
-      const items: Array<{ id: number }> = page.body.data.companies.items;
+      const items = page.body.data.companies.items;
       expect(items.length).to.be.greaterThan(10);
       let periodsSeen = 0;
       for (const item of items) {
-        const one = await graphql(ONE, { id: item.id, withBalance });
+        const one = await graphql<GraphQLAnswer<{ company: Histories }>>(ONE, { id: item.id, withBalance });
         expect(one.body.errors).to.equal(undefined);
         expect(item, `company ${item.id}`).to.deep.equal(one.body.data.company);
-        periodsSeen += (item as unknown as { annual: unknown[] }).annual.length;
+        periodsSeen += item.annual.length;
       }
       // The demo data has histories to compare: the test cannot pass on empty lists.
       expect(periodsSeen).to.be.greaterThan(items.length);
@@ -82,11 +96,13 @@ describe('Statement histories read ahead for a page of companies', () => {
       );
       const selection =
         'statements(type: ANNUAL, last: 3) { period periodStart periodEnd incomeStatement { revenue } balanceSheet { totalAssets } }';
-      const page = await graphql(`{ companies(limit: 100) { items { id ${selection} } } }`);
-      const alone = await graphql(`{ company(id: ${Number(id)}) { id ${selection} } }`);
-      const onPage = page.body.data.companies.items.find((item: { id: number }) => item.id === Number(id));
+      const page = await graphql<PageOf<Schema.Company>>(`{ companies(limit: 100) { items { id ${selection} } } }`);
+      const alone = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
+        `{ company(id: ${Number(id)}) { id ${selection} } }`,
+      );
+      const onPage = page.body.data.companies.items.find((item) => item.id === Number(id));
       expect(onPage).to.deep.equal(alone.body.data.company);
-      const [first, second] = onPage.statements;
+      const [first, second] = onPage!.statements;
       expect([first.period, first.incomeStatement, second.period]).to.deep.equal([newest, null, before]);
       // The newest year's dates are the balance sheet's (a day earlier); the year before's are the income statement's.
       const startOf = async (table: string, period: string) =>
@@ -110,7 +126,7 @@ describe('Statement histories read ahead for a page of companies', () => {
   });
 
   it('answers two pages of one request from their own reads when they select different columns of the same history', async () => {
-    const response = await graphql(`
+    const response = await graphql<GraphQLAnswer<Record<'first' | 'second', Schema.CompanyPage>>>(`
       {
         first: companies(limit: 5) {
           items {
@@ -139,30 +155,30 @@ describe('Statement histories read ahead for a page of companies', () => {
     expect(response.body.errors).to.equal(undefined);
     const { first, second } = response.body.data;
     for (const [index, company] of first.items.entries()) {
-      const alone = await graphql(
+      const alone = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
         `{ company(id: ${company.id}) { statements(type: ANNUAL, last: 2) { period incomeStatement { revenue netIncome } } } }`,
       );
       const history = alone.body.data.company.statements;
       expect(company.statements).to.deep.equal(
-        history.map((p: any) => ({
+        history.map((p) => ({
           period: p.period,
           incomeStatement: p.incomeStatement && { revenue: p.incomeStatement.revenue },
         })),
       );
       expect(second.items[index].statements).to.deep.equal(
-        history.map((p: any) => ({
+        history.map((p) => ({
           period: p.period,
           incomeStatement: p.incomeStatement && { netIncome: p.incomeStatement.netIncome },
         })),
       );
       expect(
-        history.some((p: any) => p.incomeStatement?.revenue !== null && p.incomeStatement?.netIncome !== null),
+        history.some((p) => p.incomeStatement?.revenue !== null && p.incomeStatement?.netIncome !== null),
       ).to.equal(true);
     }
   });
 
   it('leaves an out-of-range `last` to the resolver, with the same error as without the read-ahead', async () => {
-    const response = await graphql(
+    const response = await graphql<GraphQLFailure>(
       '{ companies(limit: 2) { items { statements(type: ANNUAL, last: 0) { period incomeStatement { revenue } } } } }',
     );
     expect(response.body.data).to.equal(null);
@@ -171,10 +187,14 @@ describe('Statement histories read ahead for a page of companies', () => {
   });
 
   it('counts the total only when it is selected, and then right', async () => {
-    const withTotal = await graphql('{ companies(limit: 3, offset: 1) { total items { id } } }');
-    const everyone = await graphql('{ companies(limit: 100) { items { id } } }');
+    const withTotal = await graphql<PageOf<{ id: number }>>(
+      '{ companies(limit: 3, offset: 1) { total items { id } } }',
+    );
+    const everyone = await graphql<PageOf<{ id: number }>>('{ companies(limit: 100) { items { id } } }');
     expect(withTotal.body.data.companies.total).to.equal(everyone.body.data.companies.items.length);
-    const withoutTotal = await graphql('{ companies(limit: 3, offset: 1) { limit offset items { id } } }');
+    const withoutTotal = await graphql<PageOf<{ id: number }>>(
+      '{ companies(limit: 3, offset: 1) { limit offset items { id } } }',
+    );
     expect(withoutTotal.body.data.companies).to.deep.equal({
       limit: 3,
       offset: 1,

@@ -4,9 +4,10 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
-import { request } from './helpers/http';
+import { request, type Data } from './helpers/http';
 import { runCli } from './helpers/cli';
 import { createTestKeys, keysFor } from './helpers/keys';
+import type { SearchResult } from '../sdk/typescript/src';
 
 const run = (args: string[], env: Record<string, string | undefined> = {}) => runCli('ingest', args, env);
 
@@ -27,7 +28,7 @@ function writeFiles(marker: string): string {
 }
 
 const post = (baseUrl: string, body: unknown) =>
-  request(
+  request<Data<SearchResult[]>>(
     '/v1/search',
     { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
     baseUrl,
@@ -59,8 +60,8 @@ describe('npm run ingest', function () {
     });
     expect(again.stdout).to.match(/Done: 0 stored \(0 chunks\), 3 already present, 0 failed/);
     const { body } = await post(app().url, { query: marker, top_k: 3 });
-    expect(body.data.map((hit: any) => hit.title).sort()).to.deep.equal(['call notes', 'outlook', 'release']);
-    expect(body.data.every((hit: any) => hit.ticker === 'NWSC')).to.equal(true);
+    expect(body.data.map((hit) => hit.title).sort()).to.deep.equal(['call notes', 'outlook', 'release']);
+    expect(body.data.every((hit) => hit.ticker === 'NWSC')).to.equal(true);
   });
 
   it('explains its usage and refuses an unknown company', async () => {
@@ -85,7 +86,7 @@ describe('npm run ingest', function () {
         await createTestKeys(service);
         const { body } = await post(service.url, { query: marker, top_k: 3 });
         expect(body.data).to.have.length(3);
-        expect(body.data.every((hit: any) => hit.period === 'FY2025')).to.equal(true);
+        expect(body.data.every((hit) => hit.period === 'FY2025')).to.equal(true);
       } finally {
         await service.close();
       }

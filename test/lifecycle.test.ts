@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { expect } from 'chai';
-import { get, request } from './helpers/http';
+import { get, request, type Data } from './helpers/http';
 import { freshDataDir, TARGET } from './helpers/test-app';
 import { runServiceToExit, startServiceProcess, type ServiceProcess } from './helpers/service-process';
 
@@ -29,7 +29,7 @@ describe('service lifecycle', function () {
     const health = await get('/healthz');
     expect(health.status).to.equal(200);
     expect(health.body).to.deep.equal({ success: true, data: { status: 'ok' } });
-    const ready = await get('/readyz');
+    const ready = await get<Data<{ status: string; database: string }>>('/readyz');
     expect(ready.status).to.equal(200);
     expect(ready.body.data.status).to.equal('ready');
     expect(ready.body.data.database).to.equal(TARGET === 'embedded' ? 'embedded' : 'external');

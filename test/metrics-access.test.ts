@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { App } from '../src/app';
 import { startTestApp } from './helpers/test-app';
+import type { Refusal } from './helpers/http';
 
 describe('/metrics access (METRICS_TOKEN, METRICS_PORT)', function () {
   this.timeout(60_000);
@@ -16,7 +17,7 @@ describe('/metrics access (METRICS_TOKEN, METRICS_PORT)', function () {
     expect((await fetch(`${app.url}/metrics`)).status).to.equal(404);
     const anonymous = await fetch(`${app.metricsUrl}/metrics`);
     expect(anonymous.status).to.equal(401);
-    expect(((await anonymous.json()) as any).error.code).to.equal('UNAUTHENTICATED');
+    expect(((await anonymous.json()) as Refusal).error.code).to.equal('UNAUTHENTICATED');
     expect(
       (await fetch(`${app.metricsUrl}/metrics`, { headers: { authorization: 'Bearer wrong-token-of-some-length' } }))
         .status,

@@ -6,7 +6,8 @@ import { Client } from 'pg';
 import { freshDataDir, startTestApp, testConfig, TARGET } from './helpers/test-app';
 import { startApp } from '../src/app';
 import { createLogger } from '../src/shared/logger';
-import { requestAs } from './helpers/http';
+import { requestAs, type Page } from './helpers/http';
+import type { Company } from '../sdk/typescript/src';
 
 const SEED_CLI = path.join(__dirname, '..', 'src', 'cli', 'seed.js');
 
@@ -44,7 +45,7 @@ describe('start-up on a shared or fresh database', function () {
           expect(warnings.map((line) => JSON.parse(line).message)).to.include(
             'rate limits are per instance: without REDIS_URL every instance on this database counts its own budgets',
           );
-          const a = await requestAs(null, '/v1/companies?limit=100', {}, first.url);
+          const a = await requestAs<Page<Company>>(null, '/v1/companies?limit=100', {}, first.url);
           const b = await requestAs(null, '/v1/companies?limit=100', {}, second.url);
           expect(a.body.meta.total).to.equal(44);
           expect(b.body).to.deep.equal(a.body);
@@ -79,7 +80,7 @@ describe('start-up on a shared or fresh database', function () {
       expect(again.status, again.stderr).to.equal(0);
       const app = await startTestApp({ dataDir, seedDemoData: false });
       try {
-        const list = await requestAs(null, '/v1/companies?limit=1', {}, app.url);
+        const list = await requestAs<Page<Company>>(null, '/v1/companies?limit=1', {}, app.url);
         expect(list.body.meta.total).to.equal(44);
         const [{ zeroes }] = await app.database.dataSource.query(
           'SELECT count(*)::int AS zeroes FROM income_statements WHERE net_income = 0',

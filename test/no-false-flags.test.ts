@@ -1,8 +1,9 @@
 import { expect } from 'chai';
-import { request, requestAs } from './helpers/http';
+import { request, requestAs, type Data, type Page } from './helpers/http';
+import type { Company, Comparison, Summary } from '../sdk/typescript/src';
 
-const post = (path: string, body: unknown) =>
-  requestAs('analyst', path, {
+const post = <T>(path: string, body: unknown) =>
+  requestAs<T>('analyst', path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -15,7 +16,7 @@ describe('the built-in writer’s own figures carry no flags', function () {
   let companies: Array<{ id: number; ticker: string }>;
 
   before(async () => {
-    companies = (await request('/v1/companies?limit=100')).body.data;
+    companies = (await request<Page<Company>>('/v1/companies?limit=100')).body.data;
     expect(companies.length).to.be.above(2);
   });
 
@@ -24,7 +25,7 @@ describe('the built-in writer’s own figures carry no flags', function () {
     for (const company of companies) {
       for (const summaryType of ['overview', 'profitability', 'balance_sheet', 'cash_flow', 'risks']) {
         for (const period of [undefined, 'latest-fy']) {
-          const response = await post('/v1/ai/summarize', {
+          const response = await post<Data<Summary>>('/v1/ai/summarize', {
             company_id: company.id,
             summary_type: summaryType,
             ...(period ? { period } : {}),
@@ -48,12 +49,12 @@ describe('the built-in writer’s own figures carry no flags', function () {
   it('comparisons of the demo companies, with the default measures and every measure', async () => {
     const flagged: string[] = [];
     for (let i = 0; i + 1 < companies.length; i += 2) {
-      const response = await post('/v1/ai/compare', {
+      const response = await post<Data<Comparison>>('/v1/ai/compare', {
         company_ids: [companies[i].id, companies[i + 1].id],
         period: 'latest-fy',
       });
       expect(response.status, JSON.stringify(response.body)).to.equal(200);
-      for (const claim of (response.body.data.claims as Claim[]).filter((c) => c.verdict !== 'SUPPORTED'))
+      for (const claim of response.body.data.claims.filter((c) => c.verdict !== 'SUPPORTED'))
         flagged.push(`${companies[i].ticker}/${companies[i + 1].ticker}: ${claim.text} ${claim.verdict}`);
     }
     expect(flagged).to.deep.equal([]);

@@ -3,6 +3,13 @@ import { ClientCredentials } from 'simple-oauth2';
 import { requestAs } from './helpers/http';
 import { keysFor } from './helpers/keys';
 import { app } from './helpers/shared-app';
+import type { components, Token } from '../sdk/typescript/src';
+
+/** How simple-oauth2 reports a refused token request: a Boom error with the status and the parsed answer. */
+interface OAuthFailure {
+  output: { statusCode: number };
+  data: { payload: unknown };
+}
 
 /** A maintained OAuth 2.0 client library, as a user of the API would configure it. */
 function oauthClient(secret: string, authorizationMethod: 'header' | 'body') {
@@ -39,9 +46,9 @@ describe('OAuth 2.0 token endpoint (RFC 6749 §4.4)', function () {
   }
 
   it('answers a wrong secret with invalid_client (401), as the library reports it', async () => {
-    const failure = await oauthClient('fis_live_not-a-real-key', 'header')
+    const failure = (await oauthClient('fis_live_not-a-real-key', 'header')
       .getToken({})
-      .catch((error: any) => error);
+      .catch((error: unknown) => error)) as OAuthFailure;
     expect(failure.output.statusCode).to.equal(401);
     expect(failure.data.payload).to.deep.equal({
       error: 'invalid_client',
@@ -51,7 +58,11 @@ describe('OAuth 2.0 token endpoint (RFC 6749 §4.4)', function () {
 
   it('answers the standard response with no-store, and RFC errors with their status codes', async () => {
     const key = keysFor(app().url).viewer;
-    const ok = await requestAs(null, '/v1/auth/token', form(`grant_type=client_credentials&client_secret=${key}`));
+    const ok = await requestAs<Token>(
+      null,
+      '/v1/auth/token',
+      form(`grant_type=client_credentials&client_secret=${key}`),
+    );
     expect(ok.status).to.equal(200);
     expect(Object.keys(ok.body).sort()).to.deep.equal(['access_token', 'expires_in', 'role', 'token_type']);
     expect(ok.headers.get('cache-control')).to.equal('no-store');
@@ -81,7 +92,7 @@ describe('OAuth 2.0 token endpoint (RFC 6749 §4.4)', function () {
       [{ method: 'GET' }, 405, 'invalid_request'],
     ];
     for (const [init, status, error] of cases) {
-      const response = await requestAs(null, '/v1/auth/token', init);
+      const response = await requestAs<components['schemas']['OAuthError']>(null, '/v1/auth/token', init);
       expect(response.status, `${init.body}`).to.equal(status);
       expect(response.body.error, `${init.body}`).to.equal(error);
       expect(response.body.error_description).to.be.a('string');

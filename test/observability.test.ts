@@ -3,7 +3,8 @@ import type { App } from '../src/app';
 import { createLogger } from '../src/shared/logger';
 import { startApp } from '../src/app';
 import { app } from './helpers/shared-app';
-import { request, requestAs } from './helpers/http';
+import { request, requestAs, type GraphQLFailure, type Refusal } from './helpers/http';
+import { parseLogLine } from './helpers/log-lines';
 import { startTestApp, testConfig } from './helpers/test-app';
 
 const graphqlBody = (query: string): RequestInit => ({
@@ -26,7 +27,7 @@ describe('observability and the GraphQL IDE', function () {
 
   describe('request ids in the log and in unexpected errors', () => {
     const logged: string[] = [];
-    const lines = () => logged.map((line) => JSON.parse(line) as Record<string, any>);
+    const lines = () => logged.map(parseLogLine);
     let broken: App;
     let debugging: App;
     before(async () => {
@@ -57,7 +58,7 @@ describe('observability and the GraphQL IDE', function () {
         headers: { 'x-request-id': 'broken-rest-1' },
       });
       expect(rest.status).to.equal(500);
-      expect(((await rest.json()) as any).error).to.deep.equal({
+      expect(((await rest.json()) as Refusal).error).to.deep.equal({
         code: 'INTERNAL_SERVER_ERROR',
         message: 'Internal server error (request id broken-rest-1)',
       });
@@ -68,7 +69,7 @@ describe('observability and the GraphQL IDE', function () {
           ...graphqlBody(query),
           headers: { 'content-type': 'application/json', 'x-request-id': requestId },
         });
-        return (await response.json()) as any;
+        return (await response.json()) as GraphQLFailure;
       };
       const answer = await askGraphql('broken-graphql-1');
       expect(answer.errors[0]).to.deep.include({
@@ -106,7 +107,7 @@ describe('observability and the GraphQL IDE', function () {
         lines().filter((line) => line.message === 'sql' && line.requestId === requestId);
       expect(sqlOf('debug-sql-1')).to.have.length.of.at.least(1);
       expect(sqlOf('debug-sql-2')).to.have.length.of.at.least(1);
-      expect(sqlOf('debug-sql-1').some((line) => line.query.includes('LIMIT'))).to.equal(true);
+      expect(sqlOf('debug-sql-1').some((line) => (line.query as string).includes('LIMIT'))).to.equal(true);
     });
   });
 
@@ -156,7 +157,7 @@ describe('observability and the GraphQL IDE', function () {
     after(() => production?.close());
 
     it('turns introspection, field suggestions and the IDE off', async () => {
-      const introspection = await requestAs(
+      const introspection = await requestAs<GraphQLFailure>(
         null,
         '/graphql',
         graphqlBody('{ __schema { types { name } } }'),
@@ -164,9 +165,14 @@ describe('observability and the GraphQL IDE', function () {
       );
       expect(introspection.status).to.equal(400);
       expect(introspection.body.errors[0].message).to.match(/introspection/i);
-      const typo = await requestAs(null, '/graphql', graphqlBody('{ companie { total } }'), production.url);
+      const typo = await requestAs<GraphQLFailure>(
+        null,
+        '/graphql',
+        graphqlBody('{ companie { total } }'),
+        production.url,
+      );
       expect(typo.body.errors[0].message).not.to.include('Did you mean');
-      const development = await requestAs(null, '/graphql', graphqlBody('{ companie { total } }'));
+      const development = await requestAs<GraphQLFailure>(null, '/graphql', graphqlBody('{ companie { total } }'));
       expect(development.body.errors[0].message).to.include('Did you mean');
       const ide = await fetch(`${production.url}/graphql`, { headers: { accept: 'text/html' } });
       expect(ide.headers.get('content-type')).to.match(/json/);

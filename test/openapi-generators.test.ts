@@ -62,7 +62,7 @@ describe('OpenAPI document with third-party tools', function () {
   let document: Record<string, unknown>;
 
   before(async () => {
-    document = (await requestAs(null, '/v1/openapi.json')).body;
+    document = (await requestAs<Record<string, unknown>>(null, '/v1/openapi.json')).body;
   });
 
   it('passes swagger-parser\u2019s validation and Redocly\u2019s recommended rules without errors', async () => {

@@ -4,9 +4,11 @@ import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { ROUTES } from '../rest-facade/routes';
 import { CAPS } from '../src/operations/catalog';
 import { app } from './helpers/shared-app';
-import { requestAs, type JsonResponse } from './helpers/http';
+import { requestAs, type Data, type JsonResponse } from './helpers/http';
 import { keysFor } from './helpers/keys';
 import { postForEvents } from './helpers/sse';
+import type { OpenApiDocument } from './helpers/openapi-document';
+import type { CreatedApiKey } from '../sdk/typescript/src';
 
 const json = (body: unknown): RequestInit => ({
   method: 'POST',
@@ -16,11 +18,11 @@ const json = (body: unknown): RequestInit => ({
 
 describe('OpenAPI document (GET /v1/openapi.json)', function () {
   this.timeout(60_000);
-  let doc: any;
+  let doc: OpenApiDocument;
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 
   before(async () => {
-    doc = (await requestAs(null, '/v1/openapi.json')).body;
+    doc = (await requestAs<OpenApiDocument>(null, '/v1/openapi.json')).body;
   });
 
   /** A validator of a schema of the document: its `$ref`s point into the document's components. */
@@ -34,7 +36,7 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
     expect(documented, `${method} ${path} documents status ${response.status}`).to.not.equal(undefined);
     const schema = documented.$ref
       ? { $ref: '#/components/schemas/Error' }
-      : documented.content['application/json'].schema;
+      : documented.content!['application/json'].schema;
     const validate = compile(schema);
     const valid = validate(response.body);
     expect(
@@ -74,8 +76,8 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
     const analyst = { 'x-api-key': keysFor(app().url).analyst };
     const admin = { 'x-api-key': keysFor(app().url).admin };
     const get = (path: string) => requestAs(null, path);
-    const post = (path: string, body: unknown, headers: Record<string, string> = analyst) =>
-      requestAs(null, path, { ...json(body), headers: { 'content-type': 'application/json', ...headers } });
+    const post = <T = unknown>(path: string, body: unknown, headers: Record<string, string> = analyst) =>
+      requestAs<T>(null, path, { ...json(body), headers: { 'content-type': 'application/json', ...headers } });
     const cases: Array<[string, string, Promise<JsonResponse>]> = [
       ['/v1/companies', 'get', get('/v1/companies?limit=3')],
       ['/v1/companies', 'get', get('/v1/companies?limit=0')],
@@ -154,7 +156,7 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       ['/v1/admin/keys/{id}', 'delete', requestAs(null, '/v1/admin/keys/987654', { method: 'DELETE', headers: admin })],
     ];
     for (const [path, method, pending] of cases) expectConforms(path, method, await pending);
-    const made = await post('/v1/admin/keys', { name: 'OpenAPI revoke', role: 'viewer' }, admin);
+    const made = await post<Data<CreatedApiKey>>('/v1/admin/keys', { name: 'OpenAPI revoke', role: 'viewer' }, admin);
     expectConforms(
       '/v1/admin/keys/{id}',
       'delete',
@@ -186,16 +188,16 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
 
   it('has enums where the API has them, caps from the operation catalog, and no null where a value is required', () => {
     const requestBody = (path: string) => {
-      const { $ref } = doc.paths[path].post.requestBody.content['application/json'].schema;
-      return doc.components.schemas[$ref.replace('#/components/schemas/', '')];
+      const { $ref } = doc.paths[path].post.requestBody!.content['application/json'].schema;
+      return doc.components.schemas[$ref!.replace('#/components/schemas/', '')];
     };
     const documents = requestBody('/v1/documents');
-    expect(documents.properties.doc_type.enum).to.deep.equal([...CAPS.ingestDocument.docTypes]);
+    expect(documents.properties!.doc_type.enum).to.deep.equal([...CAPS.ingestDocument.docTypes]);
     const search = requestBody('/v1/search');
-    expect(search.properties.top_k.maximum).to.equal(CAPS.search.maxTopK);
-    expect(search.properties.query.maxLength).to.equal(CAPS.search.maxQueryChars);
+    expect(search.properties!.top_k.maximum).to.equal(CAPS.search.maxTopK);
+    expect(search.properties!.query.maxLength).to.equal(CAPS.search.maxQueryChars);
     const chat = requestBody('/v1/ai/chat');
-    expect(chat.properties.messages.maxItems).to.equal(CAPS.chat.maxMessages);
+    expect(chat.properties!.messages.maxItems).to.equal(CAPS.chat.maxMessages);
     const body = compile(search);
     expect(body({ query: 'revenue', top_k: 3 })).to.equal(true);
     expect(body({ query: 'revenue', top_k: null })).to.equal(false);
@@ -258,8 +260,8 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
   });
 
   it('documents the chat stream apart from the JSON answer, as a union of named events, and the events conform', async () => {
-    const answer = doc.paths['/v1/ai/chat'].post.responses['200'].content;
-    expect(answer['application/json'].schema.properties.data).to.deep.equal({
+    const answer = doc.paths['/v1/ai/chat'].post.responses['200'].content!;
+    expect(answer['application/json'].schema.properties!.data).to.deep.equal({
       $ref: '#/components/schemas/ChatDoneEvent',
     });
     expect(answer['text/event-stream'].schema.$ref).to.equal('#/components/schemas/ChatEvent');
@@ -304,8 +306,8 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
       'PeriodType',
       'CitationKind',
     );
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [method, operation] of Object.entries<any>(item)) {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
         if (method === 'head') continue;
         const body = operation.requestBody?.content['application/json'].schema;
         if (body) expect(body.$ref, `${method} ${path} request body`).to.match(/^#\/components\/schemas\//);
@@ -320,16 +322,16 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
           expect(named, `${method} ${path} data`).to.match(/^#\/components\/schemas\//);
       }
     }
-    expect(doc.components.schemas.CompareRequest.properties.metrics.items.enum).to.include.members([
+    expect(doc.components.schemas.CompareRequest.properties!.metrics.items!.enum).to.include.members([
       'revenue',
       'net_margin',
       'free_cash_flow',
     ]);
-    expect(doc.components.schemas.Error.properties.error.properties.code).to.deep.equal({
+    expect(doc.components.schemas.Error.properties!.error.properties!.code).to.deep.equal({
       $ref: '#/components/schemas/ErrorCode',
     });
     expect(doc.servers).to.deep.equal([{ url: '/', description: doc.servers[0].description }]);
-    expect(doc.components.schemas.Error.properties.error.properties.details).to.deep.equal({
+    expect(doc.components.schemas.Error.properties!.error.properties!.details).to.deep.equal({
       $ref: '#/components/schemas/ErrorDetails',
     });
     expect(doc.components.schemas.IncomeStatementHistory).to.deep.include({
@@ -339,8 +341,8 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
   });
 
   it('answers JSON only on a success (CSV is the format=csv variant), leaves defaults optional, declares Retry-After', () => {
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const [method, operation] of Object.entries<any>(item)) {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
         const success = operation.responses['200'] ?? operation.responses['201'];
         if (method === 'head' || path === '/v1/ai/chat') continue;
         expect(Object.keys(success.content ?? { 'application/json': {} }), `${method} ${path}`).to.deep.equal([
@@ -350,11 +352,11 @@ describe('OpenAPI document (GET /v1/openapi.json)', function () {
           expect(parameter.schema, `${method} ${path} ${parameter.name}`).to.not.have.property('default');
       }
     }
-    expect(doc.paths['/v1/companies'].get.responses['200']['x-csv'].mediaType).to.equal('text/csv');
-    expect(doc.paths['/v1/companies'].get.parameters.find((p: any) => p.name === 'format')).to.include({
+    expect(doc.paths['/v1/companies'].get.responses['200']['x-csv']!.mediaType).to.equal('text/csv');
+    expect(doc.paths['/v1/companies'].get.parameters!.find((p) => p.name === 'format')).to.include({
       required: false,
     });
-    expect(doc.components.schemas.SearchRequest.properties.top_k).to.not.have.property('default');
+    expect(doc.components.schemas.SearchRequest.properties!.top_k).to.not.have.property('default');
     expect(doc.components.schemas.SearchRequest.required).to.deep.equal(['query']);
     expect(doc.components.responses.Error429.headers).to.include.keys('Retry-After', 'RateLimit', 'RateLimit-Policy');
     expect(doc.components.responses.Error503.headers).to.include.keys('Retry-After');

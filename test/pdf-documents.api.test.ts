@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { get, graphql, post } from './helpers/http';
+import type { Data, GraphQLAnswer, GraphQLFailure, Page, Refusal } from './helpers/http';
 import { runCli } from './helpers/cli';
 import { keysFor } from './helpers/keys';
 import { makePdf, type PdfLine } from './helpers/pdf';
@@ -12,22 +13,27 @@ import { CHUNKS_PER_TRANSACTION, ingestDocument } from '../src/search/ingestion.
 import { ProviderModel } from '../src/search/embedding-models';
 import type { Embedder } from '../src/search/embedder';
 import { OneAtATime } from '../src/shared/one-at-a-time';
+import type { Company, Document, IngestedDocument, Schema, SearchResult } from '../sdk/typescript/src';
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+const sql = <T = Record<string, unknown>>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);
 
 /** Rows every stored document adds to, and the search index's totals: unchanged when nothing was stored. */
 async function footprint(): Promise<Record<string, number>> {
-  const [row] =
-    await sql(`SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks,
+  const [row] = await sql<
+    Record<string, number>
+  >(`SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks,
     (SELECT count(*) FROM chunk_postings)::int AS postings, (SELECT coalesce(sum(chunks), 0)::int FROM search_terms) AS term_chunks,
     (SELECT chunks::int FROM search_corpus_stats WHERE id = 1) AS corpus_chunks`);
   return row;
 }
 
 async function companyId(ticker: string): Promise<number> {
-  return (await get(`/v1/companies?ticker=${ticker}`)).body.data[0].id;
+  return (await get<Page<Company>>(`/v1/companies?ticker=${ticker}`)).body.data[0].id;
 }
+
+const ingest = (body: unknown) => post<Data<IngestedDocument>>('/v1/documents', body);
+const readDocument = async (id: number) => (await get<Data<Document>>(`/v1/documents/${id}`)).body;
 
 const base64 = (bytes: Buffer) => bytes.toString('base64');
 
@@ -118,25 +124,25 @@ describe('storing PDFs (POST /v1/documents, ingestDocument, npm run ingest)', fu
       content_base64: pdf,
       content_type: 'application/pdf',
     };
-    const stored = await post('/v1/documents', body);
+    const stored = await ingest(body);
     expect(stored.status, JSON.stringify(stored.body)).to.equal(201);
     expect(stored.body.data.created).to.equal(true);
     const { id, chunk_count: chunkCount } = stored.body.data.document;
     expect(chunkCount).to.equal(2);
 
-    const { body: read } = await get(`/v1/documents/${id}`);
-    expect(read.data.passages.map((passage: { page: number }) => passage.page)).to.deep.equal([1, 3]);
+    const read = await readDocument(id);
+    expect(read.data.passages.map((passage) => passage.page)).to.deep.equal([1, 3]);
     expect(read.data.passages[1].content).to.include('Net sales | 1,234 | 1,100');
 
-    const search = await post('/v1/search', {
+    const search = await post<Data<SearchResult[]>>('/v1/search', {
       query: `${marker} kilns demand ceramic`,
       company_ids: [company],
       top_k: 5,
     });
-    const hit = search.body.data.find((candidate: { document_id: number }) => candidate.document_id === id);
+    const hit = search.body.data.find((candidate) => candidate.document_id === id);
     expect(hit).to.include({ page: 3 });
 
-    const again = await post('/v1/documents', body);
+    const again = await ingest(body);
     expect(again.status).to.equal(200);
     expect(again.body.data).to.deep.include({ created: false });
     expect(again.body.data.document.id).to.equal(id);
@@ -144,7 +150,7 @@ describe('storing PDFs (POST /v1/documents, ingestDocument, npm run ingest)', fu
 
   it('stores a PDF through the GraphQL mutation, and text in base64 with form feeds', async () => {
     const marker = `orpheline${Date.now()}`;
-    const viaGraphql = await graphql(
+    const viaGraphql = await graphql<GraphQLAnswer<{ ingestDocument: Schema.IngestDocumentResult }>>(
       `
         mutation ($input: IngestDocumentInput!) {
           ingestDocument(input: $input) {
@@ -176,7 +182,7 @@ describe('storing PDFs (POST /v1/documents, ingestDocument, npm run ingest)', fu
       { page: 2, content: `Second ${marker} page.` },
     ]);
 
-    const text = await post('/v1/documents', {
+    const text = await ingest({
       company_id: company,
       title: 'KHWO text pages',
       doc_type: 'note',
@@ -184,14 +190,14 @@ describe('storing PDFs (POST /v1/documents, ingestDocument, npm run ingest)', fu
       content_type: 'text/plain; charset=utf-8',
     });
     expect(text.status, JSON.stringify(text.body)).to.equal(201);
-    const { body } = await get(`/v1/documents/${text.body.data.document.id}`);
-    expect(body.data.passages.map((passage: { page: number }) => passage.page)).to.deep.equal([1, 2]);
+    const body = await readDocument(text.body.data.document.id);
+    expect(body.data.passages.map((passage) => passage.page)).to.deep.equal([1, 2]);
   });
 
   it('refuses a corrupt or encrypted PDF with 400, another type with 415, and stores nothing', async () => {
     const before = await footprint();
     const send = (fields: Record<string, unknown>) =>
-      post('/v1/documents', { company_id: company, title: 'Bad', doc_type: 'other', ...fields });
+      post<Refusal>('/v1/documents', { company_id: company, title: 'Bad', doc_type: 'other', ...fields });
     const whole = makePdf(report('corrupt'));
     const corrupt = await send({
       content_base64: base64(whole.subarray(0, whole.length - 200)),
@@ -219,7 +225,7 @@ describe('storing PDFs (POST /v1/documents, ingestDocument, npm run ingest)', fu
     expect(word.status).to.equal(415);
     expect(word.body.error).to.deep.include({ code: 'UNSUPPORTED_MEDIA_TYPE' });
     expect(word.body.error.details).to.deep.include({ field: 'content_type' });
-    expect(word.body.error.details.accepted).to.include('application/pdf');
+    expect(word.body.error.details?.accepted).to.include('application/pdf');
 
     const latin1 = await send({
       content_base64: base64(Buffer.from('caf\u00e9', 'latin1')),
@@ -244,7 +250,7 @@ describe('storing PDFs (POST /v1/documents, ingestDocument, npm run ingest)', fu
       await fieldOf({ content_base64: base64(Buffer.from([0xff, 0xfe, 0x41])), content_type: 'text/plain' }),
     ).to.equal('content_base64');
 
-    const viaGraphql = await graphql(
+    const viaGraphql = await graphql<GraphQLFailure>(
       'mutation($input: IngestDocumentInput!) { ingestDocument(input: $input) { created } }',
       {
         input: {
@@ -304,9 +310,10 @@ describe('storing PDFs (POST /v1/documents, ingestDocument, npm run ingest)', fu
     calls = 10;
     const stored = await ingestDocument(backend, input);
     expect(stored.document.chunkCount).to.equal(pages.length);
-    const rows = await sql('SELECT page FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [
-      stored.document.id,
-    ]);
+    const rows = await sql<{ page: number }>(
+      'SELECT page FROM document_chunks WHERE document_id = $1 ORDER BY ordinal',
+      [stored.document.id],
+    );
     expect(rows.map((row) => row.page)).to.deep.equal(pages.map((_, i) => i + 1));
   });
 
@@ -333,11 +340,9 @@ describe('storing PDFs (POST /v1/documents, ingestDocument, npm run ingest)', fu
     expect(result.stdout).to.match(/broken\.pdf: failed: 400 BAD_USER_INPUT: the PDF could not be read/);
     expect(result.stdout).to.match(/report\.pdf: stored as document \d+, 2 chunks/);
     const id = Number(/report\.pdf: stored as document (\d+)/.exec(result.stdout)?.[1]);
-    const { body } = await get(`/v1/documents/${id}`);
+    const body = await readDocument(id);
     expect(body.data.title).to.equal('report');
-    expect(
-      body.data.passages.map((passage: { page: number; content: string }) => [passage.page, passage.content]),
-    ).to.deep.equal([
+    expect(body.data.passages.map((passage) => [passage.page, passage.content])).to.deep.equal([
       [1, `Cover of the ${marker} report.`],
       [2, `Results of the ${marker} year.`],
     ]);

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { coreName, findCompanies, type CompanyRef } from '../src/understanding/companies';
 import { findMetrics } from '../src/understanding/metrics';
-import { parsePeriods } from '../src/ai/question/periods';
+import { parsePeriods, type PeriodAsk } from '../src/ai/question/periods';
+
+/** A range of periods, as parsePeriods reads "from … to …". */
+type RangeAsk = Extract<PeriodAsk, { kind: 'range' }>;
 import { parseConversation, parseQuestion } from '../src/ai/question/question';
 import { separateInstructions } from '../src/ai/question/instructions';
 
@@ -154,10 +157,10 @@ describe('question understanding', () => {
 
     it('reads ranges, the last n periods, every quarter of a year, TTM and latest', () => {
       expect(parsePeriods('from 2019 to 2022')).to.deep.include({ kind: 'range' });
-      expect((parsePeriods('between FY2021 and FY2019') as any).from.label).to.equal('FY2019');
+      expect((parsePeriods('between FY2021 and FY2019') as RangeAsk).from.label).to.equal('FY2019');
       expect(parsePeriods('over the last 5 years')).to.deep.equal({ kind: 'last', count: 5, type: 'ANNUAL' });
       expect(parsePeriods('in the past eight quarters')).to.deep.equal({ kind: 'last', count: 8, type: 'QUARTER' });
-      const quarters = parsePeriods('each quarter of fiscal 2022') as any;
+      const quarters = parsePeriods('each quarter of fiscal 2022') as RangeAsk;
       expect([quarters.from.label, quarters.to.label]).to.deep.equal(['Q1-2022', 'Q4-2022']);
       expect(parsePeriods('TTM free cash flow')).to.deep.equal({ kind: 'ttm' });
       expect(parsePeriods('the latest quarter')).to.deep.equal({ kind: 'latest', type: 'QUARTER', said: true });

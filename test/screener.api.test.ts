@@ -1,16 +1,17 @@
 import { expect } from 'chai';
 import { get, graphql, post } from './helpers/http';
-import type { ScreenRow as Row } from '../sdk/typescript/src/types';
+import type { Data, GraphQLAnswer, GraphQLFailure, Page, Refusal } from './helpers/http';
+import type { ChatDoneEvent, Company, Period, Schema, ScreenRow as Row } from '../sdk/typescript/src';
 
 /** A statement's or ratios' data as a route answers it: figures by snake_case name (and the period's label). */
 type Figures = Record<string, number | null>;
 
-const screen = (query: string) => get(`/v1/screener?${query}`);
+const screen = <T = Page<Row>>(query: string) => get<T>(`/v1/screener?${query}`);
 const valueOf = (row: Row, field: string) => row.values.find((value) => value.field === field)?.value ?? null;
 
 /** Every company of the demo data, read through the companies route. */
-async function allCompanies(): Promise<Array<{ id: number; name: string; sector: string }>> {
-  const { body } = await get('/v1/companies?limit=100');
+async function allCompanies(): Promise<Company[]> {
+  const { body } = await get<Page<Company>>('/v1/companies?limit=100');
   expect(body.meta.total).to.be.at.most(100);
   return body.data;
 }
@@ -19,7 +20,7 @@ async function allCompanies(): Promise<Array<{ id: number; name: string; sector:
 async function perCompany(route: string, period: string): Promise<Map<number, Figures | null>> {
   const companies = await allCompanies();
   const answers = await Promise.all(
-    companies.map((company) => get(`/v1/companies/${company.id}/${route}?period=${period}`)),
+    companies.map((company) => get<Data<Figures>>(`/v1/companies/${company.id}/${route}?period=${period}`)),
   );
   return new Map(companies.map((company, i) => [company.id, answers[i].status === 200 ? answers[i].body.data : null]));
 }
@@ -36,7 +37,7 @@ describe('REST /v1/screener and GraphQL screen', () => {
     );
     expect(status).to.equal(200);
     expect(body.meta).to.deep.equal({ total: expected.length, limit: 100, offset: 0 });
-    const rows = body.data as Row[];
+    const rows = body.data;
     expect(rows.map((row) => row.id)).to.deep.equal(expected.map(([id]) => id));
     for (const row of rows) {
       const own = ratios.get(row.id) as Figures;
@@ -62,30 +63,26 @@ describe('REST /v1/screener and GraphQL screen', () => {
       'filter=revenue%3D1B..50B,operating_margin%3E%3D10%25&fields=revenue,operating_margin&limit=100',
     );
     expect(status).to.equal(200);
-    expect((body.data as Row[]).map((row) => row.id).sort((a, b) => a - b)).to.deep.equal(
-      expected.sort((a, b) => a - b),
-    );
+    expect(body.data.map((row) => row.id).sort((a, b) => a - b)).to.deep.equal(expected.sort((a, b) => a - b));
     expect(body.meta.total).to.equal(expected.length);
-    for (const row of body.data as Row[]) {
+    for (const row of body.data) {
       expect(valueOf(row, 'revenue')).to.equal(incomes.get(row.id)?.revenue);
       expect(valueOf(row, 'operating_margin')).to.be.at.least(0.1);
     }
     // Sorted by name by default.
-    const names = (body.data as Row[]).map((row) => row.name);
+    const names = body.data.map((row) => row.name);
     expect(names).to.deep.equal([...names].sort((a, b) => a.localeCompare(b)));
   });
 
   it('screens a named fiscal year, a named quarter, each newest quarter and the trailing twelve months', async () => {
-    const periods = (await get(`/v1/companies/${(await allCompanies())[0].id}/periods`)).body.data as Array<{
-      period: string;
-    }>;
+    const periods = (await get<Data<Period[]>>(`/v1/companies/${(await allCompanies())[0].id}/periods`)).body.data;
     const quarter = periods.find((p) => p.period.startsWith('Q'))!.period;
     const year = periods.find((p) => p.period.startsWith('FY'))!.period;
     for (const period of [year, quarter, 'latest']) {
       const incomes = await perCompany('income-statement', period);
       const { body } = await screen(`period=${period}&fields=revenue,net_income&limit=100`);
       expect(body.meta.total, period).to.equal([...incomes.values()].filter((i) => i !== null).length);
-      for (const row of body.data as Row[]) {
+      for (const row of body.data) {
         expect(row.period).to.equal(incomes.get(row.id)?.period);
         if (period !== 'latest') expect(row.period).to.equal(period);
         expect(valueOf(row, 'net_income')).to.equal(incomes.get(row.id)?.net_income);
@@ -94,11 +91,11 @@ describe('REST /v1/screener and GraphQL screen', () => {
     const ttm = await perCompany('income-statement', 'ttm');
     const { body } = await screen('period=ttm&filter=revenue%3E0&fields=revenue&sort=-revenue&limit=5');
     expect(body.data.length).to.be.greaterThan(0);
-    for (const row of body.data as Row[]) {
+    for (const row of body.data) {
       expect(row.period).to.equal('TTM');
       expect(valueOf(row, 'revenue')).to.equal(ttm.get(row.id)?.revenue);
     }
-    const revenues = (body.data as Row[]).map((row) => valueOf(row, 'revenue') as number);
+    const revenues = body.data.map((row) => valueOf(row, 'revenue') as number);
     expect(revenues).to.deep.equal([...revenues].sort((a, b) => b - a));
   });
 
@@ -107,8 +104,8 @@ describe('REST /v1/screener and GraphQL screen', () => {
     const sector = companies[0].sector;
     const inSector = companies.filter((c) => c.sector === sector).map((c) => c.id);
     const { body } = await screen(`sector=${encodeURIComponent(sector.toUpperCase())}&currency=usd&limit=100`);
-    expect((body.data as Row[]).every((row) => row.sector === sector && row.currency === 'USD')).to.equal(true);
-    expect((body.data as Row[]).every((row) => inSector.includes(row.id))).to.equal(true);
+    expect(body.data.every((row) => row.sector === sector && row.currency === 'USD')).to.equal(true);
+    expect(body.data.every((row) => inSector.includes(row.id))).to.equal(true);
     const none = await screen('currency=XYZ');
     expect(none.body).to.deep.equal({ success: true, data: [], meta: { total: 0, limit: 20, offset: 0 } });
 
@@ -118,11 +115,11 @@ describe('REST /v1/screener and GraphQL screen', () => {
       .map(([id]) => id);
     expect(large.length, 'large demo companies').to.be.at.least(2);
     const sized = await screen('size=large&sort=-size&fields=revenue&limit=100');
-    expect((sized.body.data as Row[]).map((row) => row.id).sort()).to.deep.equal(large.sort());
-    const revenues = (sized.body.data as Row[]).map((row) => valueOf(row, 'revenue') as number);
+    expect(sized.body.data.map((row) => row.id).sort()).to.deep.equal(large.sort());
+    const revenues = sized.body.data.map((row) => valueOf(row, 'revenue') as number);
     expect(revenues).to.deep.equal([...revenues].sort((a, b) => b - a));
     const bySector = await screen('sort=-sector&limit=100');
-    const sectors = (bySector.body.data as Row[]).map((row) => row.sector);
+    const sectors = bySector.body.data.map((row) => row.sector);
     expect(sectors).to.deep.equal([...sectors].sort((a, b) => b.localeCompare(a)));
   });
 
@@ -132,7 +129,7 @@ describe('REST /v1/screener and GraphQL screen', () => {
       const all = await screen(`sort=${sort}&fields=inventory_turnover&limit=100`);
       const total = all.body.meta.total;
       expect(total).to.be.at.least(10);
-      const rows = all.body.data as Row[];
+      const rows = all.body.data;
       if (sort.endsWith('inventory_turnover')) {
         const missing = rows.filter((row) => valueOf(row, 'inventory_turnover') === null).map((row) => row.name);
         expect(missing.length, 'companies without inventory').to.be.at.least(8);
@@ -143,7 +140,7 @@ describe('REST /v1/screener and GraphQL screen', () => {
       for (let offset = 0; offset < total; offset += 7) {
         const page = await screen(`sort=${sort}&fields=inventory_turnover&limit=7&offset=${offset}`);
         expect(page.body.meta).to.deep.equal({ total, limit: 7, offset });
-        seen.push(...page.body.data.map((row: Row) => row.id));
+        seen.push(...page.body.data.map((row) => row.id));
       }
       expect(seen, sort).to.deep.equal(rows.map((row) => row.id));
     }
@@ -153,7 +150,7 @@ describe('REST /v1/screener and GraphQL screen', () => {
     const rest = await screen(
       'filter=gross_margin%3E0.4&sort=-net_margin&fields=gross_margin,net_margin,revenue&limit=5',
     );
-    const { status, body } = await graphql(`
+    const { status, body } = await graphql<GraphQLAnswer<{ screen: Schema.ScreenPage }>>(`
       {
         screen(filter: "grossMargin>0.4", sort: "-netMargin", fields: "grossMargin,netMargin,revenue", limit: 5) {
           total
@@ -173,30 +170,26 @@ describe('REST /v1/screener and GraphQL screen', () => {
     `);
     expect(status).to.equal(200);
     expect(body.data.screen.total).to.equal(rest.body.meta.total);
-    expect(body.data.screen.items.map((row: Row) => row.id)).to.deep.equal(rest.body.data.map((row: Row) => row.id));
-    expect(body.data.screen.items[0].values.map((v: { field: string }) => v.field)).to.deep.equal([
-      'grossMargin',
-      'netMargin',
-      'revenue',
-    ]);
-    expect(body.data.screen.items[0].values.map((v: { value: number }) => v.value)).to.deep.equal(
-      rest.body.data[0].values.map((v: { value: number }) => v.value),
+    expect(body.data.screen.items.map((row) => row.id)).to.deep.equal(rest.body.data.map((row) => row.id));
+    expect(body.data.screen.items[0].values.map((v) => v.field)).to.deep.equal(['grossMargin', 'netMargin', 'revenue']);
+    expect(body.data.screen.items[0].values.map((v) => v.value)).to.deep.equal(
+      rest.body.data[0].values.map((v) => v.value),
     );
   });
 
   it('refuses a bad filter with a 400 that names the field and lists the accepted names', async () => {
-    const unknown = await screen('filter=gross_margn%3E0.5');
+    const unknown = await screen<Refusal>('filter=gross_margn%3E0.5');
     expect(unknown.status).to.equal(400);
     expect(unknown.body.error.code).to.equal('BAD_USER_INPUT');
     expect(unknown.body.error.message).to.include('"gross_margn"');
-    expect(unknown.body.error.details.accepted).to.include.members([
+    expect(unknown.body.error.details?.accepted).to.include.members([
       'gross_margin',
       'revenue',
       'total_assets',
       'free_cash_flow',
       'revenue_growth',
     ]);
-    const graph = await graphql('{ screen(filter: "gross_margn>0.5") { total } }');
+    const graph = await graphql<GraphQLFailure>('{ screen(filter: "gross_margn>0.5") { total } }');
     expect(graph.body.errors[0].extensions.code).to.equal('BAD_USER_INPUT');
     expect(graph.body.errors[0].message).to.include('"gross_margn"');
 
@@ -210,15 +203,15 @@ describe('REST /v1/screener and GraphQL screen', () => {
       ['size=huge', 'size', /Unknown size "huge"/],
     ];
     for (const [query, field, message] of cases) {
-      const { status, body } = await screen(query);
+      const { status, body } = await screen<Refusal>(query);
       expect(status, query).to.equal(400);
       expect(body.error.code, query).to.equal('BAD_USER_INPUT');
       expect(body.error.message, query).to.match(message);
-      expect(body.error.details.field, query).to.equal(field);
+      expect(body.error.details?.field, query).to.equal(field);
     }
-    const period = await screen('period=2024');
+    const period = await screen<Refusal>('period=2024');
     expect(period.status).to.equal(400);
-    expect(period.body.error.details.accepted).to.include('latest-fy');
+    expect(period.body.error.details?.accepted).to.include('latest-fy');
     const unknownParameter = await screen('order=name');
     expect(unknownParameter.status).to.equal(400);
   });
@@ -227,13 +220,13 @@ describe('REST /v1/screener and GraphQL screen', () => {
 describe('the analyst answers questions about the whole market with the screener', function () {
   this.timeout(60_000);
   const ask = async (content: string) => {
-    const response = await post('/v1/ai/chat', { stream: false, messages: [{ role: 'user', content }] }, 'analyst');
+    const response = await post<Data<ChatDoneEvent>>(
+      '/v1/ai/chat',
+      { stream: false, messages: [{ role: 'user', content }] },
+      'analyst',
+    );
     expect(response.status, JSON.stringify(response.body)).to.equal(200);
-    const data = response.body.data as {
-      answer: string;
-      citations: Array<{ ticker: string; field: string; period: string }>;
-      grounding: { numbers_unsupported: number; claims_flagged: number };
-    };
+    const data = response.body.data;
     // Every listed value is a stored one; the thresholds restate the question.
     expect(data.grounding.numbers_unsupported, data.answer).to.equal(0);
     expect(data.grounding.claims_flagged, data.answer).to.equal(0);
@@ -247,7 +240,7 @@ describe('the analyst answers questions about the whole market with the screener
     const ranked = [...ratios.entries()]
       .filter(([, r]) => typeof r?.net_margin === 'number')
       .sort(([, a], [, b]) => (b?.net_margin as number) - (a?.net_margin as number));
-    const { body } = await get(`/v1/companies/${ranked[0][0]}`);
+    const { body } = await get<Data<Company>>(`/v1/companies/${ranked[0][0]}`);
     const { answer, citations } = await ask('Which company has the highest net margin in fiscal 2024?');
     expect(answer).to.match(
       new RegExp(
@@ -267,7 +260,7 @@ describe('the analyst answers questions about the whole market with the screener
     expect(answer).to.match(
       new RegExp(`^${body.meta.total} stored companies have gross margin above 60% in their newest fiscal year\\.`),
     );
-    for (const row of (body.data as Row[]).slice(0, 10)) expect(answer).to.include(`${row.ticker} (${row.name}) `);
+    for (const row of body.data.slice(0, 10)) expect(answer).to.include(`${row.ticker} (${row.name}) `);
     // Amounts rank among one currency only, and a question with no company it fits says so.
     expect((await ask('Top 3 companies by revenue')).answer).to.include('among the companies reporting in US dollars');
     expect((await ask('Which companies have gross margin above 99%?')).answer).to.equal(

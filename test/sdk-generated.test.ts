@@ -25,7 +25,12 @@ describe('SDK generated files (npm run sdk:generate)', function () {
   );
 
   it('committed sdk/openapi.json is the document the service serves (its paths and schemas)', async () => {
-    const served = (await requestAs(null, '/v1/openapi.json')).body;
+    const served = (
+      await requestAs<{ paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } }>(
+        null,
+        '/v1/openapi.json',
+      )
+    ).body;
     const committed = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'sdk', 'openapi.json'), 'utf8'));
     expect(served.components.schemas).to.deep.equal(committed.components.schemas);
     expect(Object.keys(served.paths)).to.deep.equal(Object.keys(committed.paths));

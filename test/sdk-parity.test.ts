@@ -19,6 +19,7 @@ import type {
   operations,
 } from '../sdk/typescript/src/types';
 import { openApiDocument } from '../sdk/generate/generated-files';
+import type { OpenApiDocument } from './helpers/openapi-document';
 import { hasPython, runProgram } from './helpers/cli';
 
 const PYTHON_SDK = path.join(__dirname, '..', '..', 'sdk', 'python');
@@ -80,20 +81,16 @@ const NOT_IN_SDKS: Record<string, string> = {
  */
 const FIXED_BY_THE_METHOD = new Set(['format', 'stream', 'grant_type', 'client_id']);
 
-type JsonSchema = Record<string, any>;
-
 /** The query and body parameters of each operation of the document. */
-function parametersOf(document: JsonSchema): Record<string, string[]> {
-  const schemas = document.components.schemas as Record<string, JsonSchema>;
+function parametersOf(document: OpenApiDocument): Record<string, string[]> {
+  const schemas = document.components.schemas;
   const result: Record<string, string[]> = {};
-  for (const item of Object.values<JsonSchema>(document.paths)) {
-    for (const [method, operation] of Object.entries<JsonSchema>(item)) {
+  for (const item of Object.values(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
       if (method === 'head') continue;
-      const query = (operation.parameters ?? [])
-        .filter((p: JsonSchema) => p.in === 'query')
-        .map((p: JsonSchema) => p.name as string);
-      const body = operation.requestBody?.content['application/json']?.schema?.$ref as string | undefined;
-      const fields = body ? Object.keys(schemas[body.split('/').at(-1)!].properties) : [];
+      const query = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+      const body = operation.requestBody?.content['application/json']?.schema?.$ref;
+      const fields = body ? Object.keys(schemas[body.split('/').at(-1)!].properties!) : [];
       result[operation.operationId] = [...query, ...fields].filter((name) => !FIXED_BY_THE_METHOD.has(name));
     }
   }
@@ -167,7 +164,7 @@ const TYPESCRIPT_INPUTS: true[] = [
 
 describe('SDK parity with the OpenAPI document', function () {
   this.timeout(60_000);
-  const document = openApiDocument() as JsonSchema;
+  const document = openApiDocument() as OpenApiDocument;
   const parameters = parametersOf(document);
 
   it('gives every operation of the document methods in both SDKs (or says why not)', () => {
@@ -182,7 +179,9 @@ describe('SDK parity with the OpenAPI document', function () {
     const client = new FinancialInsightsClient({ baseUrl: 'http://localhost:1', apiKey: undefined });
     for (const [id, { typescript }] of Object.entries(OPERATIONS)) {
       for (const dotted of typescript) {
-        const method = dotted.split('.').reduce<any>((target, name) => target?.[name], client);
+        const method = dotted
+          .split('.')
+          .reduce<unknown>((target, name) => (target as Record<string, unknown> | undefined)?.[name], client);
         expect(method, `TypeScript ${dotted} (${id})`).to.be.a('function');
       }
     }
@@ -211,17 +210,17 @@ describe('SDK parity with the OpenAPI document', function () {
     expect(run.status, run.stderr).to.equal(0);
     const literals = JSON.parse(run.stdout);
     const schemas = document.components.schemas;
-    const statementType = document.paths['/v1/companies/{id}/income-statement'].get.parameters.find(
-      (p: JsonSchema) => p.name === 'type',
-    ).schema.enum;
+    const statementType = document.paths['/v1/companies/{id}/income-statement'].get.parameters!.find(
+      (p) => p.name === 'type',
+    )!.schema.enum;
     expect(literals).to.deep.equal({
       PeriodType: statementType,
-      SearchMode: schemas.SearchRequest.properties.mode.enum,
-      SummaryType: schemas.SummarizeRequest.properties.summary_type.enum,
-      DocType: schemas.IngestDocumentRequest.properties.doc_type.enum,
-      DocumentFormat: schemas.IngestDocumentRequest.properties.format.enum,
-      Role: schemas.CreateApiKeyRequest.properties.role.enum,
-      CompareMetric: schemas.CompareRequest.properties.metrics.items.enum,
+      SearchMode: schemas.SearchRequest.properties!.mode.enum,
+      SummaryType: schemas.SummarizeRequest.properties!.summary_type.enum,
+      DocType: schemas.IngestDocumentRequest.properties!.doc_type.enum,
+      DocumentFormat: schemas.IngestDocumentRequest.properties!.format.enum,
+      Role: schemas.CreateApiKeyRequest.properties!.role.enum,
+      CompareMetric: schemas.CompareRequest.properties!.metrics.items!.enum,
     });
   });
 });

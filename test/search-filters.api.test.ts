@@ -1,15 +1,19 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
 import { graphql, post } from './helpers/http';
+import type { Data, GraphQLAnswer, Refusal } from './helpers/http';
+import type { IngestedDocument, Schema, SearchResult } from '../sdk/typescript/src';
 import { postingsOfTopChunks, termStatistics, type Posting } from '../src/search/search-index.repository';
 import { warmSearchIndex } from '../src/search/search-warmup.repository';
 import { createLogger } from '../src/shared/logger';
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+const sql = <T = Record<string, unknown>>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);
 
+const search = (body: Record<string, unknown>) => post<Data<SearchResult[]>>('/v1/search', body);
+
 async function createCompany(name: string, ticker: string): Promise<number> {
-  const [{ id }] = await sql(
+  const [{ id }] = await sql<{ id: number }>(
     `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ($1, $2, 'Industrials', 'USD', 12) RETURNING id`,
     [name, ticker],
   );
@@ -17,7 +21,7 @@ async function createCompany(name: string, ticker: string): Promise<number> {
 }
 
 async function ingest(document: Record<string, unknown>): Promise<number> {
-  const response = await post('/v1/documents', document);
+  const response = await post<Data<IngestedDocument>>('/v1/documents', document);
   expect(response.status, JSON.stringify(response.body)).to.equal(201);
   return response.body.data.document.id;
 }
@@ -80,7 +84,7 @@ describe('search: context of chunks, filters and diversity', () => {
       ['Brantwood Optics', brant],
     ] as const) {
       for (const mode of ['text', 'hybrid']) {
-        const { status, body } = await post('/v1/search', { query: `${name} ${topic} supply risk`, mode, top_k: 3 });
+        const { status, body } = await search({ query: `${name} ${topic} supply risk`, mode, top_k: 3 });
         expect(status).to.equal(200);
         expect(body.data[0].company_id, `${name} ${mode}`).to.equal(id);
         expect(body.data[0].content).not.to.match(/Quillfeather|Brantwood/);
@@ -98,12 +102,12 @@ describe('search: context of chunks, filters and diversity', () => {
       content: `The Company expects ${topic} costs to ease.`,
     });
     for (const mode of ['text', 'hybrid']) {
-      const { body } = await post('/v1/search', {
+      const { body } = await search({
         query: `What did Brantwood Optics say about ${topic} supply? Please answer in one sentence.`,
         mode,
         top_k: 20,
       });
-      const companies: number[] = body.data.map((hit: any) => hit.company_id);
+      const companies: number[] = body.data.map((hit) => hit.company_id);
       const firstOther = companies.findIndex((id) => id !== brant);
       expect(firstOther, mode).to.be.above(0);
       expect(
@@ -115,7 +119,7 @@ describe('search: context of chunks, filters and diversity', () => {
   });
 
   it('knows the section of each chunk from the item headings', async () => {
-    const { body } = await post('/v1/search', {
+    const { body } = await search({
       query: `${topic} safety stock gross margin`,
       company_ids: [quill],
       mode: 'text',
@@ -127,17 +131,17 @@ describe('search: context of chunks, filters and diversity', () => {
   });
 
   it('filters by period, document type, section and publication date over REST', async () => {
-    const cases: Array<[Record<string, unknown>, (hit: any) => boolean]> = [
+    const cases: Array<[Record<string, unknown>, (hit: SearchResult) => boolean]> = [
       [{ periods: ['q1-2025'] }, (hit) => hit.period === 'Q1-2025'],
       [{ doc_types: ['10-q'] }, (hit) => hit.doc_type === '10-Q'],
       [{ doc_types: ['10-K'], periods: ['FY2024'] }, (hit) => hit.doc_type === '10-K' && hit.period === 'FY2024'],
       [{ sections: ['Item 1A'] }, (hit) => hit.section === 'Item 1A. Risk Factors'],
-      [{ sections: ["management's discussion"] }, (hit) => hit.section.startsWith('Item 7.')],
+      [{ sections: ["management's discussion"] }, (hit) => hit.section!.startsWith('Item 7.')],
       [{ published_from: '2025-02-11', published_to: '2025-02-12' }, (hit) => hit.company_id === brant],
     ];
     for (const [filters, holds] of cases) {
       for (const mode of ['text', 'hybrid']) {
-        const { status, body } = await post('/v1/search', {
+        const { status, body } = await search({
           query: `${topic} supply inventory purchases`,
           mode,
           top_k: 10,
@@ -151,7 +155,7 @@ describe('search: context of chunks, filters and diversity', () => {
   });
 
   it('takes the same filters in the GraphQL query', async () => {
-    const { body } = await graphql(
+    const { body } = await graphql<GraphQLAnswer<{ search: Schema.SearchHit[] }>>(
       `query($q: String!) { search(query: $q, companyIds: [${quill}], periods: ["FY2024"], docTypes: ["10-K"], sections: ["Item 7"], topK: 5) { period docType section companyId } }`,
       { q: `${topic} inventory` },
     );
@@ -177,7 +181,7 @@ describe('search: context of chunks, filters and diversity', () => {
       [{ published_from: '2025-03-01', published_to: '2025-01-01' }, /published_from must be before published_to/],
     ];
     for (const [filters, message] of cases) {
-      const response = await post('/v1/search', { query: topic, ...filters });
+      const response = await post<Refusal>('/v1/search', { query: topic, ...filters });
       expect(response.status, JSON.stringify(filters)).to.equal(400);
       expect(response.body.error.code).to.equal('BAD_USER_INPUT');
       expect(response.body.error.message, JSON.stringify(filters)).to.match(message);
@@ -200,8 +204,8 @@ describe('search: context of chunks, filters and diversity', () => {
       doc_type: 'note',
       content: `${passage(serial)} Reported in February.`,
     });
-    const { body } = await post('/v1/search', { query: `tantalum${serial} capacitor suppliers prices`, top_k: 5 });
-    expect(body.data.filter((hit: any) => hit.content.includes(`Tantalum${serial}`))).to.have.length(1);
+    const { body } = await search({ query: `tantalum${serial} capacitor suppliers prices`, top_k: 5 });
+    expect(body.data.filter((hit) => hit.content.includes(`Tantalum${serial}`))).to.have.length(1);
   });
 
   it('spreads results over documents instead of filling them with one long document', async () => {
@@ -218,24 +222,30 @@ describe('search: context of chunks, filters and diversity', () => {
       doc_type: 'note',
       content: `One ${word} order was placed. ${filler('s')}`,
     });
-    const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks WHERE document_id = $1', [
-      longId,
-    ]);
+    const [{ chunks }] = await sql<{ chunks: number }>(
+      'SELECT count(*)::int AS chunks FROM document_chunks WHERE document_id = $1',
+      [longId],
+    );
     expect(chunks).to.be.above(4);
-    const { body } = await post('/v1/search', { query: word, mode: 'text', top_k: 3 });
-    expect(body.data.map((hit: any) => hit.document_id)).to.include(shortId);
+    const { body } = await search({ query: word, mode: 'text', top_k: 3 });
+    expect(body.data.map((hit) => hit.document_id)).to.include(shortId);
   });
 
   it('keeps the BM25 statistics and term vectors true when a company and its documents are deleted', async () => {
     const consistent = async () => {
-      const [stats] = await sql('SELECT chunks::int AS chunks, total_terms::int AS terms FROM search_corpus_stats');
-      const [actual] = await sql('SELECT count(*)::int AS chunks, sum(term_count)::int AS terms FROM document_chunks');
-      const [{ mismatched }] = await sql(
+      type Totals = { chunks: number; terms: number };
+      const [stats] = await sql<Totals>(
+        'SELECT chunks::int AS chunks, total_terms::int AS terms FROM search_corpus_stats',
+      );
+      const [actual] = await sql<Totals>(
+        'SELECT count(*)::int AS chunks, sum(term_count)::int AS terms FROM document_chunks',
+      );
+      const [{ mismatched }] = await sql<{ mismatched: number }>(
         `SELECT count(*)::int AS mismatched FROM search_terms t
           WHERE t.chunks <> (SELECT count(*) FROM chunk_postings p WHERE p.term = t.term)`,
       );
       // Each indexed chunk's term vector holds exactly its postings, and no vector outlives its chunk.
-      const [{ vectorsAmiss }] = await sql(
+      const [{ vectorsAmiss }] = await sql<{ vectorsAmiss: number }>(
         `WITH from_postings AS (
            SELECT p.chunk_id, min(p.chunk_terms) AS chunk_terms, string_agg(int4send(t.id) || int2send(p.frequency), ''::bytea ORDER BY t.id) AS terms
              FROM chunk_postings p JOIN search_terms t ON t.term = p.term GROUP BY p.chunk_id)
@@ -258,8 +268,8 @@ describe('search: context of chunks, filters and diversity', () => {
     expect(await sql('SELECT 1 FROM chunk_postings WHERE company_id = ANY($1::int[])', [[quill, brant]])).to.deep.equal(
       [],
     );
-    const { body } = await post('/v1/search', { query: `${topic} supply`, mode: 'text' });
-    expect(body.data.filter((hit: any) => [quill, brant].includes(hit.company_id))).to.deep.equal([]);
+    const { body } = await search({ query: `${topic} supply`, mode: 'text' });
+    expect(body.data.filter((hit) => [quill, brant].includes(hit.company_id))).to.deep.equal([]);
   });
 
   // The shared database holds only the demo companies for the other suites.
@@ -309,7 +319,7 @@ describe("search: the global text leg's candidates", () => {
         ),
       ];
       const perTerm = 1 + Math.floor(next() * 30);
-      const expected: Posting[] = await sql(
+      const expected = await sql<Posting>(
         `WITH candidates AS (
            SELECT DISTINCT best.chunk_id FROM unnest($1::text[]) AS q(term)
             CROSS JOIN LATERAL (SELECT p.chunk_id FROM chunk_postings p WHERE p.term = q.term ORDER BY p.impact DESC LIMIT $2) AS best)
@@ -331,7 +341,7 @@ describe("search: the global text leg's candidates", () => {
   });
 
   it('reads the term statistics and term vectors with their keys into the page cache, all of them when they fit', async () => {
-    const [{ pages }] = await sql(
+    const [{ pages }] = await sql<{ pages: number }>(
       `SELECT sum(pg_relation_size(r::regclass) / current_setting('block_size')::int)::int AS pages
          FROM unnest(ARRAY['search_terms', 'search_terms_pkey', 'chunk_term_vectors', 'chunk_term_vectors_pkey']) AS r`,
     );

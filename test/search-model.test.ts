@@ -4,9 +4,10 @@ import { LSA_MODEL_PREFIX, REFIT_LEASE_SECONDS } from '../src/search/corpus-mode
 import { saveModel, takeLease } from '../src/search/search-models.repository';
 import { storeEmbeddings } from '../src/search/documents.repository';
 import { ensureModelIndex } from '../src/db/vector-schema';
-import { request } from './helpers/http';
+import { request, type Data } from './helpers/http';
 import { createTestKeys } from './helpers/keys';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
+import type { SearchResult } from '../sdk/typescript/src';
 
 const TOPICS = [
   'Share repurchases and the buyback program returned cash to shareholders through treasury stock purchases.',
@@ -45,7 +46,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
   let app: App;
   let companyId: number;
 
-  const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+  const sql = <T = Record<string, unknown>>(query: string, parameters?: unknown[]): Promise<T[]> =>
     app.database.dataSource.query(query, parameters);
   const readyModels = () =>
     sql<{ name: string; corpus_chunks: number }>(
@@ -78,7 +79,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     if (TARGET !== 'embedded') this.skip(); // vectors need pgvector, which the PostgreSQL 15 service lacks
     app = await startTestApp({ dataDir, seedDemoData: false });
     await createTestKeys(app);
-    [{ id: companyId }] = await sql(
+    [{ id: companyId }] = await sql<{ id: number }>(
       `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Model Test Corp', 'MTC', 'Industrials', 'USD', 12) RETURNING id`,
     );
   });
@@ -89,7 +90,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
 
   it('has no model on an empty corpus, and fits one in the background once text arrives', async () => {
     expect(await readyModels()).to.deep.equal([]);
-    const empty = await request(
+    const empty = await request<Data<SearchResult[]>>(
       '/v1/search',
       {
         method: 'POST',
@@ -106,9 +107,9 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     const [model] = await waitFor(
       async () => {
         const models = await readyModels();
-        const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
+        const [{ chunks }] = await sql<{ chunks: number }>('SELECT count(*)::int AS chunks FROM document_chunks');
         if (models.length !== 1 || models[0].corpus_chunks * 1.25 <= chunks) return null;
-        const [{ missing }] = await sql(
+        const [{ missing }] = await sql<{ missing: number }>(
           'SELECT count(*)::int AS missing FROM document_chunks c WHERE NOT EXISTS (SELECT 1 FROM chunk_embeddings e WHERE e.chunk_id = c.id AND e.model = $1)',
           [models[0].name],
         );
@@ -122,7 +123,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
 
   it('finds passages by meaning with the fitted model', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100)); // instances look for a newer model once a second
-    const { status, body } = await request(
+    const { status, body } = await request<Data<SearchResult[]>>(
       '/v1/search',
       {
         method: 'POST',
@@ -147,7 +148,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
         const models = await sql<{ name: string; ready: boolean; corpus_chunks: number }>(
           'SELECT name, ready_at IS NOT NULL AS ready, corpus_chunks FROM embedding_models',
         );
-        const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
+        const [{ chunks }] = await sql<{ chunks: number }>('SELECT count(*)::int AS chunks FROM document_chunks');
         // Up to date too: fitted on at least four fifths of the corpus, so no further refit is due.
         if (
           models.length !== 1 ||
@@ -175,7 +176,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     // Statistics reach pg_stat a moment after the vacuum: wait until they show it, with no dead row left.
     await waitFor(
       async () => {
-        const [{ chunks }] = await sql('SELECT count(*)::int AS chunks FROM document_chunks');
+        const [{ chunks }] = await sql<{ chunks: number }>('SELECT count(*)::int AS chunks FROM document_chunks');
         const [row] = await sql<{ vacuumed: boolean; dead: number; live: number }>(
           `SELECT last_vacuum IS NOT NULL AS vacuumed, n_dead_tup::int AS dead, n_live_tup::int AS live FROM pg_stat_user_tables WHERE relname = 'chunk_embeddings'`,
         );
@@ -215,7 +216,7 @@ describe('the built-in search model (LSA fitted on the stored chunks)', function
     await createTestKeys(app);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await sql('SELECT name, fitted_at FROM embedding_models')).to.deep.equal([before]);
-    const { body } = await request(
+    const { body } = await request<Data<SearchResult[]>>(
       '/v1/search',
       {
         method: 'POST',

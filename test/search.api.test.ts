@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { app } from './helpers/shared-app';
-import { graphql, request, post } from './helpers/http';
+import { graphql, request, post, type Data, type GraphQLAnswer, type Page, type Refusal } from './helpers/http';
+import type { Company, CompanyProfile, IngestedDocument, Schema, SearchResult } from '../sdk/typescript/src';
 import { TARGET } from './helpers/test-app';
 import { ingestDocument, MAX_DOCUMENT_CHARS } from '../src/search/ingestion.service';
 import { MAX_TERM_LENGTH } from '../src/search/terms';
@@ -9,11 +10,11 @@ import { ProviderModel } from '../src/search/embedding-models';
 import { RRF_K } from '../src/search/fusion';
 import { HYBRID_WEIGHTS, POPULATION_WEIGHTS } from '../src/search/search.service';
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+const sql = <T = Record<string, unknown>>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);
 
 async function companyByTicker(ticker: string): Promise<number> {
-  const { body } = await graphql(
+  const { body } = await graphql<GraphQLAnswer<{ company: Schema.Company }>>(
     `
       query ($t: String) {
         company(ticker: $t) {
@@ -27,20 +28,22 @@ async function companyByTicker(ticker: string): Promise<number> {
 }
 
 async function counts(): Promise<{ documents: number; chunks: number }> {
-  const [row] = await sql(
+  const [row] = await sql<{ documents: number; chunks: number }>(
     'SELECT (SELECT count(*) FROM documents)::int AS documents, (SELECT count(*) FROM document_chunks)::int AS chunks',
   );
   return row;
 }
 
 const vectorAvailable = () => app().database.vectorAvailable;
+const search = (body: unknown) => post<Data<SearchResult[]>>('/v1/search', body);
+const ingest = <T = Data<IngestedDocument>>(body: unknown) => post<T>('/v1/documents', body);
 
 describe('documents and search', () => {
   let companyId: number;
   const unique = `zephyrine lattice ${Date.now()}`;
 
   before(async () => {
-    const list = await request('/v1/companies?limit=1');
+    const list = await request<Page<Company>>('/v1/companies?limit=1');
     companyId = list.body.data[0].id;
   });
 
@@ -64,7 +67,7 @@ describe('documents and search', () => {
       published_at: '2025-03-01',
       source_url: 'https://example.com/note',
     };
-    const first = await post('/v1/documents', document);
+    const first = await ingest(document);
     expect(first.status).to.equal(201);
     expect(first.body.data.created).to.equal(true);
     expect(first.body.data.document).to.include({
@@ -79,7 +82,7 @@ describe('documents and search', () => {
     expect(after.chunks).to.equal(before.chunks + first.body.data.document.chunk_count);
 
     // Same text (even with different line endings and trailing space) is the same document.
-    const again = await post('/v1/documents', {
+    const again = await ingest({
       ...document,
       title: 'Another title',
       content: `${paragraphs.join('\r\n\r\n')}  `,
@@ -89,7 +92,7 @@ describe('documents and search', () => {
     expect(again.body.data.document.id).to.equal(first.body.data.document.id);
     expect(await counts()).to.deep.equal(after);
 
-    const found = await post('/v1/search', { query: unique, company_ids: [companyId], top_k: 3 });
+    const found = await search({ query: unique, company_ids: [companyId], top_k: 3 });
     expect(found.status).to.equal(200);
     expect(found.body.data[0]).to.include({
       document_id: first.body.data.document.id,
@@ -114,7 +117,7 @@ describe('documents and search', () => {
   it('ingests HTML as text with table rows kept on one line, through the GraphQL mutation', async () => {
     const html = `<html><body><h1>Quarterly update</h1><p>The ${unique} html note.</p>
       <table><tr><th>Metric</th><th>2025</th><th>2024</th></tr><tr><td>Net sales</td><td>1,234</td><td>1,100</td></tr></table></body></html>`;
-    const { status, body } = await graphql(
+    const { status, body } = await graphql<GraphQLAnswer<{ ingestDocument: Schema.IngestDocumentResult }>>(
       `
         mutation ($input: IngestDocumentInput!) {
           ingestDocument(input: $input) {
@@ -130,9 +133,10 @@ describe('documents and search', () => {
     );
     expect(status).to.equal(200);
     expect(body.data.ingestDocument.created).to.equal(true);
-    const [chunk] = await sql('SELECT content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal', [
-      body.data.ingestDocument.document.id,
-    ]);
+    const [chunk] = await sql<{ content: string }>(
+      'SELECT content FROM document_chunks WHERE document_id = $1 ORDER BY ordinal',
+      [body.data.ingestDocument.document.id],
+    );
     expect(chunk.content).not.to.match(/<[a-z]/i);
     expect(chunk.content).to.include('Net sales | 1,234 | 1,100');
     expect(chunk.content).to.include('Metric | 2025 | 2024');
@@ -180,37 +184,35 @@ describe('documents and search', () => {
       ['subscriber churn and exclusive content', 'Communication Services'],
     ];
     for (const [query, sector] of cases) {
-      const { body } = await post('/v1/search', { query, top_k: 5 });
-      const companies = (await request(`/v1/companies/${body.data[0].company_id}`)).body.data;
+      const { body } = await search({ query, top_k: 5 });
+      const companies = (await request<Data<CompanyProfile>>(`/v1/companies/${body.data[0].company_id}`)).body.data;
       expect(companies.sector, query).to.equal(sector);
     }
     // A company filter is applied inside the search: only that company's chunks come back.
     const target = await companyByTicker('NWSC');
-    const filtered = await post('/v1/search', {
+    const filtered = await search({
       query: 'revenue and free cash flow',
       company_ids: [target],
       top_k: 10,
     });
     expect(filtered.body.data.length).to.be.above(0);
-    expect(filtered.body.data.every((hit: any) => hit.company_id === target)).to.equal(true);
+    expect(filtered.body.data.every((hit) => hit.company_id === target)).to.equal(true);
     expect(filtered.body.data[0].ticker).to.equal('NWSC');
   });
 
   it("finds a company's own MD&A by name and figure wording in every mode it supports", async () => {
     const modes = vectorAvailable() ? ['hybrid', 'text', 'vector'] : ['hybrid', 'text'];
     for (const mode of modes) {
-      const { status, body } = await post('/v1/search', {
+      const { status, body } = await search({
         query: 'Kestrel Bay Resorts capital expenditures and free cash flow',
         top_k: 5,
         mode,
       });
       expect(status, mode).to.equal(200);
-      const position = body.data.findIndex((hit: any) =>
-        /^Kestrel Bay Resorts .*management's discussion/.test(hit.title),
-      );
+      const position = body.data.findIndex((hit) => /^Kestrel Bay Resorts .*management's discussion/.test(hit.title));
       // The vector leg alone weighs the name no more than any other words, so it only has to find it near the top.
       expect(position, mode).to.be.within(0, mode === 'vector' ? 4 : 0);
-      const scores = body.data.map((hit: any) => hit.score);
+      const scores = body.data.map((hit) => hit.score);
       expect(
         [...scores].sort((a, b) => b - a),
         mode,
@@ -219,7 +221,7 @@ describe('documents and search', () => {
   });
 
   it('reports which leg found each hit in hybrid mode', async () => {
-    const { body } = await post('/v1/search', { query: 'interest rates and credit losses', top_k: 5 });
+    const { body } = await search({ query: 'interest rates and credit losses', top_k: 5 });
     for (const hit of body.data) {
       expect(hit.text_rank !== null || hit.vector_rank !== null).to.equal(true);
       if (!vectorAvailable()) expect(hit.vector_rank).to.equal(null);
@@ -228,7 +230,7 @@ describe('documents and search', () => {
 
   it("fuses the legs' scores where both rank every chunk of the company asked for, and their ranks elsewhere", async function () {
     if (!vectorAvailable()) this.skip();
-    const [{ id: small }] = await sql(
+    const [{ id: small }] = await sql<{ id: number }>(
       `INSERT INTO companies (name, ticker, sector, currency, fiscal_year_end) VALUES ('Fewchunk Holdings', 'FEWC', 'Industrials', 'USD', 12) RETURNING id`,
     );
     try {
@@ -238,13 +240,11 @@ describe('documents and search', () => {
         ['Buyback', 'The company repurchased shares and paid dividends from free cash flow.'],
         ['Plant', 'A new plant opened; capital expenditures rose with property and equipment.'],
       ]) {
-        expect((await post('/v1/documents', { company_id: small, title, doc_type: 'note', content })).status).to.equal(
-          201,
-        );
+        expect((await ingest({ company_id: small, title, doc_type: 'note', content })).status).to.equal(201);
       }
       const query = 'cash flow from operations and interest expense';
       const ask = async (mode: string, filter: Record<string, unknown>) =>
-        (await post('/v1/search', { query, mode, top_k: 10, ...filter })).body.data as any[];
+        (await search({ query, mode, top_k: 10, ...filter })).body.data;
       const [text, vector, hybrid] = [
         await ask('text', { company_ids: [small] }),
         await ask('vector', { company_ids: [small] }),
@@ -282,21 +282,21 @@ describe('documents and search', () => {
 
   it('answers a vector-only search without pgvector with a clear 400', async function () {
     if (vectorAvailable()) this.skip();
-    const { status, body } = await post('/v1/search', { query: 'anything', mode: 'vector' });
+    const { status, body } = await post<Refusal>('/v1/search', { query: 'anything', mode: 'vector' });
     expect(status).to.equal(400);
     expect(body.error.message).to.match(/pgvector/);
   });
 
   it('keeps common words when nothing rarer is asked for, and answers symbol-only queries with nothing', async () => {
-    const common = await post('/v1/search', { query: 'revenue', mode: 'text', top_k: 3 });
+    const common = await search({ query: 'revenue', mode: 'text', top_k: 3 });
     expect(common.body.data).to.have.length(3);
     const target = await companyByTicker('NWSC');
-    const ownName = await post('/v1/search', { query: 'Northwind', mode: 'text', company_ids: [target] });
+    const ownName = await search({ query: 'Northwind', mode: 'text', company_ids: [target] });
     expect(ownName.body.data.length).to.be.above(0);
     for (const mode of ['vector', 'hybrid', 'text']) {
       if (mode === 'vector' && !vectorAvailable()) continue;
       for (const query of ['the and of', '!!! ??? ...']) {
-        const response = await post('/v1/search', { query, mode });
+        const response = await search({ query, mode });
         expect(response.status, `${mode} ${query}`).to.equal(200);
         expect(response.body.data, `${mode} ${query}`).to.deep.equal([]);
       }
@@ -323,10 +323,10 @@ describe('documents and search', () => {
     // Ids taken from the identity sequence and not held by a term; a known term must not take one.
     const unused = async () =>
       (
-        await sql(
+        await sql<{ n: number }>(
           `SELECT pg_sequence_last_value(pg_get_serial_sequence('search_terms', 'id')::regclass)::int - (SELECT count(*)::int FROM search_terms) AS n`,
         )
-      )[0].n as number;
+      )[0].n;
     const words = `${unique} quarterly shipments of turbines rose in the northern plant`;
     expect(
       (await post('/v1/documents', { company_id: companyId, title: 'Turbines', doc_type: 'note', content: words }))
@@ -371,7 +371,7 @@ describe('documents and search', () => {
     ];
     for (const [body, message] of searches) {
       it(`search ${JSON.stringify(body)} → 400`, async () => {
-        const response = await post('/v1/search', body);
+        const response = await post<Refusal>('/v1/search', body);
         expect(response.status).to.equal(400);
         expect(response.body.error.code).to.equal('BAD_USER_INPUT');
         expect(response.body.error.message).to.match(message);
@@ -399,7 +399,7 @@ describe('documents and search', () => {
         [{ ...base, source_url: `https://example.com/${'a'.repeat(2100)}` }, 400, /at most 2000/],
       ];
       for (const [body, status, message] of cases) {
-        const response = await post('/v1/documents', body);
+        const response = await ingest<Refusal>(body);
         expect(response.status, JSON.stringify(body)).to.equal(status);
         expect(response.body.error.message, JSON.stringify(body)).to.match(message);
       }
@@ -412,7 +412,7 @@ describe('documents and search', () => {
       const tooLarge = await post('/v1/documents', { ...base, content: 'x'.repeat(11 * 1024 * 1024) });
       expect(tooLarge.status).to.equal(413);
       // Within the body limit, past the content limit: 413 naming the limit and the count.
-      const tooLong = await post('/v1/documents', { ...base, content: 'x'.repeat(MAX_DOCUMENT_CHARS + 1) });
+      const tooLong = await ingest<Refusal>({ ...base, content: 'x'.repeat(MAX_DOCUMENT_CHARS + 1) });
       expect(tooLong.status).to.equal(413);
       expect(tooLong.body.error).to.deep.include({
         code: 'PAYLOAD_TOO_LARGE',
@@ -429,21 +429,23 @@ describe('documents and search', () => {
         `Logo: data:image/png;base64,${'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg'.repeat(40)}==`,
         `A word of ${'z'.repeat(150)} letters ends it.`,
       ].join('\n\n');
-      const stored = await post('/v1/documents', {
+      const stored = await ingest({
         company_id: companyId,
         title: 'Signed filing',
         doc_type: 'note',
         content,
       });
       expect(stored.status, JSON.stringify(stored.body)).to.equal(201);
-      const found = await post('/v1/search', { query: marker, company_ids: [companyId], mode: 'text', top_k: 1 });
+      const found = await search({ query: marker, company_ids: [companyId], mode: 'text', top_k: 1 });
       expect(found.body.data[0].document_id).to.equal(stored.body.data.document.id);
       // The long words stay in the text, though no search finds them.
       expect(found.body.data[0].content).to.include('9a'.repeat(64));
-      const byDigest = await post('/v1/search', { query: '9a'.repeat(64), company_ids: [companyId], mode: 'text' });
+      const byDigest = await search({ query: '9a'.repeat(64), company_ids: [companyId], mode: 'text' });
       expect(byDigest.status).to.equal(200);
       expect(byDigest.body.data).to.deep.equal([]);
-      const [{ longest }] = await sql('SELECT max(length(term))::int AS longest FROM search_terms');
+      const [{ longest }] = await sql<{ longest: number }>(
+        'SELECT max(length(term))::int AS longest FROM search_terms',
+      );
       expect(longest).to.be.at.most(MAX_TERM_LENGTH);
     });
   });

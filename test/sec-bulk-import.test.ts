@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import yazl from 'yazl';
 import { importCompanyFacts, type CompanyFactsFile } from '../src/sec/companyfacts';
 import { filerProfile, sectorOfSic } from '../src/sec/submissions';
-import { requestAs } from './helpers/http';
+import { requestAs, type GraphQLAnswer } from './helpers/http';
+import type { Schema } from '../sdk/typescript/src';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 import { runCli } from './helpers/cli';
 
@@ -118,14 +119,14 @@ describe('bulk SEC import (npm run import:sec -- --bulk)', function () {
 
     const service = await startTestApp({ dataDir: env.DATA_DIR });
     try {
-      const graph = (query: string) =>
-        requestAs(
+      const graph = <T>(query: string) =>
+        requestAs<GraphQLAnswer<T>>(
           null,
           '/graphql',
           { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) },
           service.url,
         );
-      const { body } = await graph(
+      const { body } = await graph<Pick<Schema.Query, 'companies'>>(
         '{ companies(limit: 100) { total items { ticker sector exchange fiscalYearEnd formerNames cik } } }',
       );
       expect(body.data.companies.total).to.equal(2);
@@ -143,7 +144,7 @@ describe('bulk SEC import (npm run import:sec -- --bulk)', function () {
       // The figures are the single-file import's.
       const single = importCompanyFacts(JSON.parse(factsOf(MARVELL).toString()) as CompanyFactsFile);
       const year = single.statements.find((s) => s.statement === 'income' && s.period.startsWith('FY'))!;
-      const stored = await graph(
+      const stored = await graph<{ company: Schema.Company }>(
         `{ company(ticker: "MRVL") { incomeStatement(period: "${year.period}") { revenue netIncome } } }`,
       );
       expect(stored.body.data.company.incomeStatement).to.deep.equal({

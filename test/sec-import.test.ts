@@ -4,6 +4,15 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { importCompanyFacts, type CompanyFactsFile, type RawFact } from '../src/sec/companyfacts';
 import { requestAs } from './helpers/http';
+import type { Data, GraphQLAnswer, Refusal } from './helpers/http';
+import type {
+  CashFlow,
+  CompanyProfile,
+  DataQualityCheck,
+  IncomeStatement,
+  Schema,
+  SearchResult,
+} from '../sdk/typescript/src';
 import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 import { createTestKeys } from './helpers/keys';
 import { runCli } from './helpers/cli';
@@ -255,7 +264,7 @@ describe('npm run import:sec', function () {
 
     const service = await startTestApp({ dataDir: env.DATA_DIR });
     try {
-      const { body: company } = await requestAs(
+      const { body: company } = await requestAs<GraphQLAnswer<{ company: Schema.Company }>>(
         null,
         '/graphql',
         {
@@ -270,8 +279,8 @@ describe('npm run import:sec', function () {
       );
       const fxd = company.data.company;
       expect(fxd.fiscalYearEnd).to.equal(9);
-      expect(fxd.incomeStatement.revenue).to.equal(410);
-      expect(fxd.incomeStatement.provenance.find((p: any) => p.field === 'revenue')).to.deep.equal({
+      expect(fxd.incomeStatement!.revenue).to.equal(410);
+      expect(fxd.incomeStatement!.provenance.find((p) => p.field === 'revenue')).to.deep.equal({
         field: 'revenue',
         concept: 'Revenues',
         accession: 'k25',
@@ -281,16 +290,21 @@ describe('npm run import:sec', function () {
         restated: true,
         reportedValue: 410,
       });
-      const plain = await requestAs(null, `/v1/companies/${fxd.id}/cash-flow?period=Q3-2024`, {}, service.url);
+      const plain = await requestAs<Data<CashFlow>>(
+        null,
+        `/v1/companies/${fxd.id}/cash-flow?period=Q3-2024`,
+        {},
+        service.url,
+      );
       expect(plain.body.data).not.to.have.property('provenance');
-      const traced = await requestAs(
+      const traced = await requestAs<Data<CashFlow>>(
         null,
         `/v1/companies/${fxd.id}/cash-flow?period=Q3-2024&provenance=true`,
         {},
         service.url,
       );
       expect(traced.body.data.operating_cash_flow).to.equal(20);
-      expect(traced.body.data.provenance.find((p: any) => p.field === 'operating_cash_flow')).to.include({
+      expect(traced.body.data.provenance!.find((p) => p.field === 'operating_cash_flow')).to.include({
         derived: true,
         accession: 'q3',
       });
@@ -302,30 +316,29 @@ describe('npm run import:sec', function () {
       expect(ratios.status).to.equal(200);
       // The year was restated (410) after its quarters were filed (100 + 90 + 80 + Q4 130 from the first 10-K): flagged;
       // its cash flows (10 + 15 + 20 + 25 = 70) add up.
-      const year = (await requestAs(null, `/v1/companies/${fxd.id}/income-statement?period=FY2024`, {}, service.url))
-        .body.data;
-      const sum = year.data_quality.find((c: any) => c.check === 'year_equals_sum_of_quarters');
+      const read = async <T>(route: string) => (await requestAs<Data<T>>(null, route, {}, service.url)).body.data;
+      const year = await read<IncomeStatement>(`/v1/companies/${fxd.id}/income-statement?period=FY2024`);
+      const sum = year.data_quality.find((c) => c.check === 'year_equals_sum_of_quarters');
       expect(sum).to.include({ passed: false, difference: 10 });
-      expect(sum.detail).to.match(/filings disagree.*revenue 10/);
-      const summary = (await requestAs(null, `/v1/companies/${fxd.id}/data-quality`, {}, service.url)).body.data;
-      expect(summary.find((c: any) => c.check === 'year_equals_sum_of_quarters')).to.deep.include({
+      expect(sum!.detail).to.match(/filings disagree.*revenue 10/);
+      const summary = await read<DataQualityCheck[]>(`/v1/companies/${fxd.id}/data-quality`);
+      expect(summary.find((c) => c.check === 'year_equals_sum_of_quarters')).to.deep.include({
         checked: 2,
         failed: 1,
-        failures: [{ statement: 'income', period: 'FY2024', difference: 10, detail: sum.detail }],
+        failures: [{ statement: 'income', period: 'FY2024', difference: 10, detail: sum!.detail }],
       });
       // Its newest statement ends in September 2024: stale, in US dollars.
-      expect((await requestAs(null, `/v1/companies/${fxd.id}`, {}, service.url)).body.data).to.include({
+      expect(await read<CompanyProfile>(`/v1/companies/${fxd.id}`)).to.include({
         stale: true,
         latest_period_end: '2024-09-28',
         currency: 'USD',
       });
-      expect(
-        (await requestAs(null, `/v1/companies/${fxd.id}/income-statement?period=ttm`, {}, service.url)).body.data
-          .revenue,
-      ).to.equal(400);
+      expect((await read<IncomeStatement>(`/v1/companies/${fxd.id}/income-statement?period=ttm`)).revenue).to.equal(
+        400,
+      );
       // TTM with quarters missing: none, with the reason.
       const gapCompany = (
-        await requestAs(
+        await requestAs<GraphQLAnswer<{ company: Schema.Company }>>(
           null,
           '/graphql',
           {
@@ -336,7 +349,7 @@ describe('npm run import:sec', function () {
           service.url,
         )
       ).body.data.company;
-      const noTtm = await requestAs(
+      const noTtm = await requestAs<Refusal>(
         null,
         `/v1/companies/${gapCompany.id}/income-statement?period=ttm`,
         {},
@@ -368,7 +381,7 @@ describe('npm run import:sec', function () {
     const service = await startTestApp({ dataDir: env.DATA_DIR });
     try {
       const read = async (ticker: string, period: string) => {
-        const { body } = await requestAs(
+        const { body } = await requestAs<GraphQLAnswer<{ company: Schema.Company }>>(
           null,
           '/graphql',
           {
@@ -387,7 +400,7 @@ describe('npm run import:sec', function () {
       expect(await read('NVDA', 'Q2-2026')).to.deep.equal({ netIncome: 26_422_000_000, periodEnd: '2025-07-27' });
       // The filings' sections are titled, searchable documents of their companies.
       const keys = await createTestKeys(service);
-      const { body } = await requestAs(
+      const { body } = await requestAs<Data<SearchResult[]>>(
         null,
         '/v1/search',
         {
@@ -398,7 +411,7 @@ describe('npm run import:sec', function () {
         service.url,
       );
       expect(body.data[0].ticker).to.be.oneOf(['AAPL', 'NVDA']);
-      expect(body.data.map((hit: any) => hit.title).join(' ')).to.include('Item 1A. Risk Factors');
+      expect(body.data.map((hit) => hit.title).join(' ')).to.include('Item 1A. Risk Factors');
       expect(body.data[0].doc_type).to.match(/^10-[KQ]$/);
     } finally {
       await service.close();

@@ -32,11 +32,14 @@ const CASH_FLOWS = [
   'free_cash_flow',
 ];
 
-const sql = <T = any>(query: string, parameters?: unknown[]): Promise<T[]> =>
+const sql = <T = Record<string, unknown>>(query: string, parameters?: unknown[]): Promise<T[]> =>
   app().database.dataSource.query(query, parameters);
 
 /** Rows where a fiscal year's flow item differs from the sum of its four quarters. */
-async function fiscalYearSumMismatches(table: string, columns: string[]): Promise<any[]> {
+async function fiscalYearSumMismatches(
+  table: string,
+  columns: string[],
+): Promise<Array<{ company_id: number; period: string }>> {
   const differs = columns.map((c) => `fy.${c} IS DISTINCT FROM q.${c}`).join(' OR ');
   const sums = columns.map((c) => `sum(${c}) AS ${c}`).join(', ');
   return sql(`
@@ -49,7 +52,9 @@ async function fiscalYearSumMismatches(table: string, columns: string[]): Promis
 
 describe('seeded demo data (checked in the database)', () => {
   it('covers at least 40 companies in 8 sectors, with non-December years and all-digit tickers', async () => {
-    const [summary] = await sql(`SELECT count(*)::int AS companies, count(DISTINCT sector)::int AS sectors,
+    const [summary] = await sql<
+      Record<'companies' | 'sectors' | 'non_december' | 'digit_tickers', number>
+    >(`SELECT count(*)::int AS companies, count(DISTINCT sector)::int AS sectors,
       count(*) FILTER (WHERE fiscal_year_end <> 12)::int AS non_december,
       count(*) FILTER (WHERE ticker ~ '^[0-9]+$')::int AS digit_tickers FROM companies`);
     expect(summary.companies).to.be.at.least(40);
@@ -74,7 +79,7 @@ describe('seeded demo data (checked in the database)', () => {
       'SELECT company_id, period FROM balance_sheets WHERE total_assets IS DISTINCT FROM total_liabilities + total_equity',
     );
     expect(unbalanced).to.deep.equal([]);
-    const [{ checked }] = await sql('SELECT count(*)::int AS checked FROM balance_sheets');
+    const [{ checked }] = await sql<{ checked: number }>('SELECT count(*)::int AS checked FROM balance_sheets');
     expect(checked).to.be.above(40 * 15);
   });
 
@@ -99,9 +104,10 @@ describe('seeded demo data (checked in the database)', () => {
   });
 
   it('makes net_change_in_cash the change in the cash balance since the previous period', async () => {
-    const rows =
-      await sql(`SELECT b.company_id, b.period, b.cash_and_equivalents::float8 AS cash, c.net_change_in_cash::float8 AS change
-      FROM balance_sheets b JOIN cash_flow_statements c ON c.company_id = b.company_id AND c.period = b.period`);
+    const rows = await sql<{ company_id: number; period: string; cash: number; change: number }>(
+      `SELECT b.company_id, b.period, b.cash_and_equivalents::float8 AS cash, c.net_change_in_cash::float8 AS change
+      FROM balance_sheets b JOIN cash_flow_statements c ON c.company_id = b.company_id AND c.period = b.period`,
+    );
     const cash = new Map(rows.map((row) => [`${row.company_id}|${row.period}`, row.cash]));
     let checked = 0;
     for (const row of rows) {
@@ -114,8 +120,13 @@ describe('seeded demo data (checked in the database)', () => {
   });
 
   it('keeps margins plausible for each sector', async () => {
-    const rows =
-      await sql(`SELECT c.sector, min(s.gross_profit / s.revenue)::float8 AS min_gross, max(s.gross_profit / s.revenue)::float8 AS max_gross,
+    const rows = await sql<{
+      sector: string;
+      min_gross: number;
+      max_gross: number;
+      max_operating: number;
+      min_revenue: number;
+    }>(`SELECT c.sector, min(s.gross_profit / s.revenue)::float8 AS min_gross, max(s.gross_profit / s.revenue)::float8 AS max_gross,
         max(s.operating_income / s.revenue)::float8 AS max_operating, min(s.revenue)::float8 AS min_revenue
       FROM income_statements s JOIN companies c ON c.id = s.company_id GROUP BY c.sector`);
     for (const row of rows) {

@@ -8,6 +8,18 @@ import { createTestKeys, keysFor } from './helpers/keys';
 import { testConfig } from './helpers/test-app';
 import { FAKE_DIMENSIONS, startFakeOpenAI, type FakeOpenAI } from './helpers/fake-openai';
 import { readSseEvents } from './helpers/sse-events';
+import type { ChatEventNamed } from './helpers/sse';
+import { parseLogLine } from './helpers/log-lines';
+import type { ChatEvent } from '../sdk/typescript/src';
+
+/** A chat event of the subscription below (the fields of its kind), or what the client threw instead. */
+interface SubscribedChatEvent {
+  type: string;
+  text?: string;
+  code?: string;
+  message?: string;
+  error?: string;
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -16,7 +28,7 @@ async function chatStream(
   url: string,
   requestId: string,
   stopAfter = Infinity,
-): Promise<{ events: Array<{ event: string; data: any }>; ended: Promise<void> }> {
+): Promise<{ events: ChatEvent[]; ended: Promise<void> }> {
   const controller = new AbortController();
   const response = await fetch(`${url}/v1/ai/chat`, {
     method: 'POST',
@@ -30,11 +42,11 @@ async function chatStream(
     signal: controller.signal,
   });
   expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
-  const events: Array<{ event: string; data: any }> = [];
+  const events: ChatEvent[] = [];
   const ended = (async () => {
     try {
-      for await (const { event, data } of readSseEvents(response.body as unknown as AsyncIterable<Uint8Array>)) {
-        events.push({ event, data });
+      for await (const event of readSseEvents<ChatEvent>(response.body as unknown as AsyncIterable<Uint8Array>)) {
+        events.push(event);
         if (events.filter((e) => e.event === 'token').length >= stopAfter) controller.abort();
       }
     } catch (error) {
@@ -67,7 +79,7 @@ describe('shutdown and the logs of streams', function () {
   let fake: FakeOpenAI;
   let app: App;
   const logged: string[] = [];
-  const lines = () => logged.map((line) => JSON.parse(line) as Record<string, any>);
+  const lines = () => logged.map(parseLogLine);
 
   before(async () => {
     fake = await startFakeOpenAI();
@@ -109,15 +121,15 @@ describe('shutdown and the logs of streams', function () {
       retryAttempts: 0,
       headers: { 'x-api-key': keysFor(app.url).analyst },
     });
-    const sseEvents: any[] = [];
+    const sseEvents: SubscribedChatEvent[] = [];
     const sseDone = (async () => {
       try {
-        const subscription = sse.iterate({
+        const subscription = sse.iterate<{ chat: SubscribedChatEvent }>({
           query:
             'subscription($input: ChatInput!) { chat(input: $input) { type ... on ChatTokenEvent { text } ... on ChatErrorEvent { code message } } }',
           variables: { input: { messages: [{ role: 'user', content: 'How is revenue developing?' }] } },
         });
-        for await (const result of subscription) sseEvents.push((result.data as any).chat);
+        for await (const result of subscription) sseEvents.push(result.data!.chat);
       } catch (error) {
         sseEvents.push({ type: 'THROWN', error: String(error) });
       }
@@ -136,7 +148,7 @@ describe('shutdown and the logs of streams', function () {
     await rest.ended;
     await sseDone;
     sse.dispose();
-    const last = rest.events.at(-1);
+    const last = rest.events.at(-1) as ChatEventNamed<'error'> | undefined;
     expect(last?.event).to.equal('error');
     expect(last?.data.code).to.equal('SHUTTING_DOWN');
     expect(sseEvents.at(-1)?.type).to.equal('ERROR');

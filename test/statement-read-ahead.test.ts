@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { graphql } from './helpers/http';
+import type { GraphQLAnswer, GraphQLFailure } from './helpers/http';
 import { app } from './helpers/shared-app';
 
 const KINDS = {
@@ -16,12 +17,11 @@ const KINDS = {
 
 /** Every scalar field of a statement type, from the schema itself, so a new line item is compared too. */
 async function scalarFields(typeName: string): Promise<string[]> {
-  const response = await graphql(
+  type Field = { name: string; args: unknown[]; type: { kind: string; ofType: { kind: string } | null } };
+  const response = await graphql<GraphQLAnswer<{ __type: { fields: Field[] } }>>(
     `{ __type(name: "${typeName}") { fields { name args { name } type { kind ofType { kind } } } } }`,
   );
-  const fields: Array<{ name: string; args: unknown[]; type: { kind: string; ofType: { kind: string } | null } }> =
-    response.body.data.__type.fields;
-  return fields
+  return response.body.data.__type.fields
     .filter((field) => field.args.length === 0 && [field.type.kind, field.type.ofType?.kind].includes('SCALAR'))
     .map((field) => field.name);
 }
@@ -50,22 +50,26 @@ describe('Statements at exact periods read with their company', () => {
       const asked = [...periods, 'FY1990', ` ${periods[0].toLowerCase()} `];
       for (const field of Object.keys(KINDS) as Array<keyof typeof KINDS>) {
         const selection = await selectionFor(field, asked);
-        const alone = await graphql(`{ company(id: ${id}) { ${selection} } }`);
-        const onPage = await graphql(`{ companies(ticker: "${ticker}") { items { ${selection} } } }`);
+        // The statements under their aliases (s0, s1, ...): null where the company has none.
+        type Statements = Record<string, unknown>;
+        const alone = await graphql<GraphQLAnswer<{ company: Statements }>>(`{ company(id: ${id}) { ${selection} } }`);
+        const onPage = await graphql<GraphQLAnswer<{ companies: { items: Statements[] } }>>(
+          `{ companies(ticker: "${ticker}") { items { ${selection} } } }`,
+        );
         expect(alone.body.errors, JSON.stringify(alone.body.errors)).to.equal(undefined);
         expect(onPage.body.errors, JSON.stringify(onPage.body.errors)).to.equal(undefined);
         expect(alone.body.data.company, `${field} of ${ticker}`).to.deep.equal(onPage.body.data.companies.items[0]);
         expect(alone.body.data.company[`s${periods.length}`], 'FY1990').to.equal(null);
-        statementsSeen += Object.values(alone.body.data.company as Record<string, unknown>).filter(
-          (statement) => statement !== null,
-        ).length;
+        statementsSeen += Object.values(alone.body.data.company).filter((statement) => statement !== null).length;
       }
     }
     expect(statementsSeen).to.be.greaterThan(rows.length * 6);
   });
 
   it('leaves a malformed period to the resolver, with its own error', async () => {
-    const response = await graphql('{ company(id: 1) { incomeStatement(period: "FY20x4") { revenue } } }');
+    const response = await graphql<GraphQLFailure>(
+      '{ company(id: 1) { incomeStatement(period: "FY20x4") { revenue } } }',
+    );
     expect(response.body.errors?.[0]?.extensions?.code).to.equal('BAD_USER_INPUT');
     expect(response.body.errors?.[0]?.message).to.match(/Invalid period "FY20x4"/);
   });

@@ -1,5 +1,15 @@
 import { expect } from 'chai';
-import { get } from './helpers/http';
+import { get, type Data, type Page, type Refusal } from './helpers/http';
+import type {
+  BalanceSheet,
+  CashFlow,
+  Company,
+  CompanyProfile,
+  IncomeStatement,
+  Period,
+  RatioDefinition,
+  Ratios,
+} from '../sdk/typescript/src';
 
 const INCOME_KEYS = [
   'revenue',
@@ -53,43 +63,38 @@ const CASH_FLOW_KEYS = [
 ];
 const PERIOD_KEYS = ['period', 'fiscal_year', 'fiscal_quarter', 'period_start', 'period_end', 'currency'];
 
-async function firstCompany(): Promise<{ id: number; currency: string; fiscal_year_end: number }> {
-  const list = await get('/v1/companies?limit=1');
-  return (await get(`/v1/companies/${list.body.data[0].id}`)).body.data;
+async function firstCompany(): Promise<CompanyProfile> {
+  const list = await get<Page<Company>>('/v1/companies?limit=1');
+  return (await get<Data<CompanyProfile>>(`/v1/companies/${list.body.data[0].id}`)).body.data;
 }
 
 describe('REST statements, ratios and periods', () => {
-  let company: { id: number; currency: string; fiscal_year_end: number };
-  let periods: Array<{
-    period: string;
-    type: string;
-    fiscal_year: number;
-    fiscal_quarter: number | null;
-    period_end: string;
-  }>;
+  let company: CompanyProfile;
+  let periods: Period[];
+  const read = async <T>(suffix: string) => (await get<Data<T>>(`/v1/companies/${company.id}${suffix}`)).body.data;
 
   before(async () => {
     company = await firstCompany();
-    periods = (await get(`/v1/companies/${company.id}/periods`)).body.data;
+    periods = await read<Period[]>('/periods');
   });
 
   it('lists periods newest first, quarters and fiscal years, filterable by type', async () => {
     expect(periods.length).to.be.at.least(15);
     const ends = periods.map((p) => p.period_end);
     expect([...ends].sort().reverse()).to.deep.equal(ends);
-    const annual = (await get(`/v1/companies/${company.id}/periods?type=annual`)).body.data;
+    const annual = await read<Period[]>('/periods?type=annual');
     expect(annual.length).to.be.at.least(3);
     expect(
-      annual.every((p: any) => p.type === 'ANNUAL' && /^FY\d{4}$/.test(p.period) && p.fiscal_quarter === null),
+      annual.every((p) => p.type === 'ANNUAL' && /^FY\d{4}$/.test(p.period) && p.fiscal_quarter === null),
     ).to.equal(true);
-    const quarters = (await get(`/v1/companies/${company.id}/periods?type=QUARTER`)).body.data;
+    const quarters = await read<Period[]>('/periods?type=QUARTER');
     expect(quarters.length).to.be.at.least(12);
     expect(quarters.length + annual.length).to.equal(periods.length);
   });
 
   it('serves an income statement for a fiscal year with every field, in any case of the period', async () => {
     const fy = periods.find((p) => p.type === 'ANNUAL')!;
-    const { status, body } = await get(
+    const { status, body } = await get<Data<IncomeStatement>>(
       `/v1/companies/${company.id}/income-statement?period=${fy.period.toLowerCase()}`,
     );
     expect(status).to.equal(200);
@@ -98,38 +103,36 @@ describe('REST statements, ratios and periods', () => {
     expect(body.data.fiscal_quarter).to.equal(null);
     expect(body.data.currency).to.equal(company.currency);
     expect(body.data.net_income).to.be.a('number');
-    expect(body.data.gross_profit).to.equal(body.data.revenue - body.data.cost_of_revenue);
+    expect(body.data.gross_profit).to.equal(body.data.revenue! - body.data.cost_of_revenue!);
   });
 
   it('serves the balance sheet and cash flow with every field', async () => {
     const quarter = periods.find((p) => p.type === 'QUARTER')!;
-    const balance = await get(`/v1/companies/${company.id}/balance-sheet?period=${quarter.period}`);
+    const balance = await get<Data<BalanceSheet>>(`/v1/companies/${company.id}/balance-sheet?period=${quarter.period}`);
     expect(balance.status).to.equal(200);
     for (const key of [...BALANCE_KEYS, ...PERIOD_KEYS]) expect(balance.body.data, key).to.have.property(key);
     expect(balance.body.data.total_assets).to.equal(
-      balance.body.data.total_liabilities + balance.body.data.total_equity,
+      balance.body.data.total_liabilities! + balance.body.data.total_equity!,
     );
-    const cashFlow = await get(`/v1/companies/${company.id}/cash-flow?period=${quarter.period}`);
+    const cashFlow = await get<Data<CashFlow>>(`/v1/companies/${company.id}/cash-flow?period=${quarter.period}`);
     expect(cashFlow.status).to.equal(200);
     for (const key of [...CASH_FLOW_KEYS, ...PERIOD_KEYS]) expect(cashFlow.body.data, key).to.have.property(key);
     expect(cashFlow.body.data.free_cash_flow).to.equal(
-      cashFlow.body.data.operating_cash_flow + cashFlow.body.data.capital_expenditure,
+      cashFlow.body.data.operating_cash_flow! + cashFlow.body.data.capital_expenditure!,
     );
   });
 
   it('reads an omitted period or "latest" as the newest quarter, and "latest-fy" as the newest fiscal year', async () => {
     const newestQuarter = periods.find((p) => p.type === 'QUARTER')!.period;
     const newestYear = periods.find((p) => p.type === 'ANNUAL')!.period;
-    expect((await get(`/v1/companies/${company.id}/income-statement`)).body.data.period).to.equal(newestQuarter);
-    expect((await get(`/v1/companies/${company.id}/cash-flow?period=latest`)).body.data.period).to.equal(newestQuarter);
-    expect((await get(`/v1/companies/${company.id}/balance-sheet?period=LATEST-FY`)).body.data.period).to.equal(
-      newestYear,
-    );
+    expect((await read<IncomeStatement>('/income-statement')).period).to.equal(newestQuarter);
+    expect((await read<CashFlow>('/cash-flow?period=latest')).period).to.equal(newestQuarter);
+    expect((await read<BalanceSheet>('/balance-sheet?period=LATEST-FY')).period).to.equal(newestYear);
   });
 
   it('serves ratios as fractions under snake_case keys, consistent with the statements', async () => {
     const fy = periods.filter((p) => p.type === 'ANNUAL')[0];
-    const { status, body } = await get(`/v1/companies/${company.id}/ratios?period=${fy.period}`);
+    const { status, body } = await get<Data<Ratios>>(`/v1/companies/${company.id}/ratios?period=${fy.period}`);
     expect(status).to.equal(200);
     const keys = [
       'gross_margin',
@@ -141,12 +144,12 @@ describe('REST statements, ratios and periods', () => {
       'free_cash_flow_margin',
     ];
     for (const key of keys) expect(body.data, key).to.have.property(key);
-    const income = (await get(`/v1/companies/${company.id}/income-statement?period=${fy.period}`)).body.data;
-    const balance = (await get(`/v1/companies/${company.id}/balance-sheet?period=${fy.period}`)).body.data;
-    expect(body.data.gross_margin).to.be.closeTo(income.gross_profit / income.revenue, 1e-12);
-    expect(body.data.net_margin).to.be.closeTo(income.net_income / income.revenue, 1e-12);
+    const income = await read<IncomeStatement>(`/income-statement?period=${fy.period}`);
+    const balance = await read<BalanceSheet>(`/balance-sheet?period=${fy.period}`);
+    expect(body.data.gross_margin).to.be.closeTo(income.gross_profit! / income.revenue!, 1e-12);
+    expect(body.data.net_margin).to.be.closeTo(income.net_income! / income.revenue!, 1e-12);
     expect(body.data.current_ratio).to.be.closeTo(
-      balance.total_current_assets / balance.total_current_liabilities,
+      balance.total_current_assets! / balance.total_current_liabilities!,
       1e-12,
     );
     expect(body.data.gross_margin).to.be.within(0, 1);
@@ -156,17 +159,17 @@ describe('REST statements, ratios and periods', () => {
 
   it('has null averaged ratios for the oldest period, which has no opening balance', async () => {
     const oldest = periods.filter((p) => p.type === 'QUARTER').at(-1)!;
-    const { body } = await get(`/v1/companies/${company.id}/ratios?period=${oldest.period}`);
+    const { body } = await get<Data<Ratios>>(`/v1/companies/${company.id}/ratios?period=${oldest.period}`);
     expect(body.data.return_on_equity).to.equal(null);
     expect(body.data.revenue_growth).to.equal(null);
     expect(body.data.gross_margin).to.be.a('number');
   });
 
   it('lists every ratio with its formula', async () => {
-    const { status, body } = await get('/v1/ratios/definitions');
+    const { status, body } = await get<Data<RatioDefinition[]>>('/v1/ratios/definitions');
     expect(status).to.equal(200);
     expect(body.data.length).to.be.at.least(25);
-    expect(body.data.find((d: any) => d.key === 'gross_margin').formula).to.equal('gross_profit / revenue');
+    expect(body.data.find((d) => d.key === 'gross_margin')!.formula).to.equal('gross_profit / revenue');
   });
 
   describe('errors', () => {
@@ -183,7 +186,7 @@ describe('REST statements, ratios and periods', () => {
     ];
     for (const [suffix, status, code, message] of cases) {
       it(`${suffix} → ${status}`, async () => {
-        const response = await get(`/v1/companies/${company.id}${suffix}`);
+        const response = await get<Refusal>(`/v1/companies/${company.id}${suffix}`);
         expect(response.status).to.equal(status);
         expect(response.body).to.have.keys('success', 'error');
         expect(response.body.error.code).to.equal(code);
@@ -193,7 +196,9 @@ describe('REST statements, ratios and periods', () => {
 
     it('is 404 for the statements of an unknown company', async () => {
       for (const path of ['income-statement', 'balance-sheet', 'cash-flow', 'ratios', 'periods']) {
-        const response = await get(`/v1/companies/424242/${path}?${path === 'periods' ? '' : 'period=FY2024'}`);
+        const response = await get<Refusal>(
+          `/v1/companies/424242/${path}?${path === 'periods' ? '' : 'period=FY2024'}`,
+        );
         expect(response.status, path).to.equal(404);
         expect(response.body.error.message).to.equal('No company with id 424242');
       }

@@ -20,8 +20,15 @@ export interface DrillService {
   key: string;
   /** True once the process has exited. */
   exited(): boolean;
-  /** One JSON request with the admin key; resolves with the answer, or null when the service did not answer. */
-  call(method: string, route: string, body?: unknown): Promise<{ status: number; headers: Headers; body: any } | null>;
+  /**
+   * One JSON request with the admin key; resolves with the answer (its body read as the `T` the caller expects, null
+   * when it is not JSON), or null when the service did not answer.
+   */
+  call<T = unknown>(
+    method: string,
+    route: string,
+    body?: unknown,
+  ): Promise<{ status: number; headers: Headers; body: T | null } | null>;
   stop(): Promise<void>;
 }
 
@@ -35,14 +42,15 @@ export async function startDrillService(env: Record<string, string>): Promise<Dr
     url: service.url,
     key,
     exited: () => exited,
-    async call(method, route, body) {
+    async call<T>(method: string, route: string, body?: unknown) {
       try {
         const response = await fetch(`${service.url}${route}`, {
           method,
           headers: { 'x-api-key': key, 'content-type': 'application/json' },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-        return { status: response.status, headers: response.headers, body: await response.json().catch(() => null) };
+        const answered = (await response.json().catch(() => null)) as T | null;
+        return { status: response.status, headers: response.headers, body: answered };
       } catch {
         return null;
       }

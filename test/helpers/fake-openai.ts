@@ -3,10 +3,27 @@ import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { termsOf } from '../../src/search/terms';
 
+/** A message of a chat completion request, as sent: tool results come back with role "tool". */
+export interface ChatMessage {
+  role: string;
+  content: string;
+  tool_calls?: unknown[];
+}
+
+/** A request's JSON body: a chat completion's (messages, tools, stream) or an embedding's (input). */
+export interface ProviderRequestBody {
+  model: string;
+  stream?: boolean;
+  messages?: ChatMessage[];
+  tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
+  input?: string | string[];
+  encoding_format?: string;
+}
+
 export interface FakeOpenAI {
   url: string;
-  /** Requests received, for assertions. */
-  requests: Array<{ path: string; authorization: string | undefined; body: any }>;
+  /** Requests received, for assertions (`body` null when a request had none). */
+  requests: Array<{ path: string; authorization: string | undefined; body: ProviderRequestBody | null }>;
   /** What the next requests get: normal answers, HTTP 500s, or no answer at all. */
   behaviour: 'ok' | 'fail' | 'hang';
   /** What chat completions get: a streamed reply, HTTP 500s, no answer, a broken stream, or a slow endless stream. */
@@ -15,11 +32,7 @@ export interface FakeOpenAI {
    * The reply's pieces, streamed one per chunk, or tool calls (the model asking to run tools); by default it is
    * computed from the request (see `reply`). Messages are as sent: tool results come back with role "tool".
    */
-  reply:
-    | ((
-        messages: Array<{ role: string; content: string; tool_calls?: unknown[] }>,
-      ) => string[] | { toolCalls: Array<{ name: string; arguments: unknown }> })
-    | null;
+  reply: ((messages: ChatMessage[]) => string[] | { toolCalls: Array<{ name: string; arguments: unknown }> }) | null;
   /** Chat requests whose connection the client closed before the reply ended. */
   abortedChats: number;
   close(): Promise<void>;
@@ -34,7 +47,7 @@ function chatChunk(id: string, content: string | null, finish: string | null = n
 }
 
 /** Default reply: the first revenue fact of the prompt, restated, so a grounded answer is easy to check. */
-function defaultReply(messages: Array<{ role: string; content: string }>): string[] {
+function defaultReply(messages: ChatMessage[]): string[] {
   const fact = /^- (\S+) (\S+) revenue: (.+)$/m.exec(messages[0]?.content ?? '');
   return fact ? ['Revenue ', `of ${fact[1]} `, `was ${fact[3]} `, `in ${fact[2]}.`] : ['No ', 'facts.'];
 }
@@ -43,9 +56,9 @@ async function serveChat(
   fake: FakeOpenAI,
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  body: any,
+  body: ProviderRequestBody | null,
 ): Promise<void> {
-  const reply = (fake.reply ?? defaultReply)(body.messages ?? []);
+  const reply = (fake.reply ?? defaultReply)(body?.messages ?? []);
   const id = `chatcmpl-fake-${(completions += 1)}`;
   let finished = false;
   res.once('close', () => {
@@ -127,7 +140,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : null;
+    const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as ProviderRequestBody) : null;
     fake.requests.push({ path: req.url ?? '', authorization: req.headers.authorization, body });
     if (req.method === 'POST' && req.url === '/v1/chat/completions') return serveChat(fake, req, res, body);
     if (fake.behaviour === 'hang') return; // never answers; the client's timeout must fire
@@ -141,7 +154,12 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
       return;
     }
-    const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
+    if (body === null) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'an embeddings request needs a JSON body' } }));
+      return;
+    }
+    const inputs = Array.isArray(body.input) ? body.input : [body.input];
     const data = inputs.map((input, index) => {
       const vector = fakeEmbedding(String(input));
       const embedding =

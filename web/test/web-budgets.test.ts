@@ -4,6 +4,7 @@ import type { App } from '../../src/app';
 import { generateKey } from '../../src/shared/key-format';
 import { startTestApp, testConfig, TARGET } from '../../test/helpers/test-app';
 import { createTestKeys } from '../../test/helpers/keys';
+import type { Data } from '../../test/helpers/http';
 import { startWebProcess, type WebProcess } from './web-process';
 
 /**
@@ -121,7 +122,7 @@ describe('web front end under the service’s budgets', function () {
       const firstExp = tokenOf(cookies.find((c) => c.startsWith('fis_web_session='))!).exp;
       await new Promise((resolve) => setTimeout(resolve, 16_000)); // past half of the 30 s token
       const active = await fetch(`${web.url}/api/session`, { headers: { cookie: cookies.join('; ') } });
-      expect(((await active.json()) as any).data.role).to.equal('analyst');
+      expect(((await active.json()) as Data<{ role: string }>).data.role).to.equal('analyst');
       const renewed = active.headers
         .getSetCookie()
         .map((c) => c.split(';')[0])

@@ -8,7 +8,14 @@ import type { App } from '../../src/app';
 import { generateKey } from '../../src/shared/key-format';
 import { startTestApp, testConfig, TARGET } from '../../test/helpers/test-app';
 import { createTestKeys, type TestKeys } from '../../test/helpers/keys';
+import type { Data, Page as ListPage, Refusal } from '../../test/helpers/http';
 import { startWebProcess, type WebProcess } from './web-process';
+import type { Company, IncomeStatement, Period, RatioDefinition, ScreenRow } from '../../sdk/typescript/src';
+
+/** What the checks below call in the page, where it runs (the tests compile without the DOM library). */
+interface InPage {
+  getComputedStyle(element: unknown): { overflowX: string; fontSize: string };
+}
 
 /**
  * The Next.js front end (built, served by web/server.js as `npm start` serves it) against the real service, and in
@@ -63,11 +70,14 @@ describe('web front end (Next.js on the service)', function () {
     await service?.close();
   });
 
-  const json = async (pathName: string) => {
+  /** A route of the front end, its answer read as the `T` a test expects. */
+  const json = async <T = unknown>(pathName: string) => {
     const response = await fetch(`${web.url}${pathName}`);
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) as T };
   };
-  const apiData = async (pathName: string) => ((await (await fetch(`${service.url}${pathName}`)).json()) as any).data;
+  /** The data of a route of the service, read as the `T` a test expects. */
+  const apiData = async <T>(pathName: string) =>
+    ((await (await fetch(`${service.url}${pathName}`)).json()) as Data<T>).data;
 
   /** axe (WCAG 2 A/AA) finds nothing at 1280 px; at 390 px nothing scrolls sideways; both widths are photographed. */
   async function inspect(page: Page, name: string): Promise<void> {
@@ -110,7 +120,7 @@ describe('web front end (Next.js on the service)', function () {
           name: table.getAttribute('data-statement') ?? 'ratios',
           visible: newest.left >= area.left && newest.right <= area.right + 0.5,
           stuck,
-          overflow: (globalThis as any).getComputedStyle(box).overflowX,
+          overflow: (globalThis as typeof globalThis & InPage).getComputedStyle(box).overflowX,
           tallest: Math.max(0, ...rows),
         };
       }),
@@ -129,7 +139,7 @@ describe('web front end (Next.js on the service)', function () {
           .flatMap((svg) => {
             const scale = svg.getBoundingClientRect().width / Number(svg.getAttribute('width'));
             return [...svg.querySelectorAll('text')].map(
-              (text) => parseFloat((globalThis as any).getComputedStyle(text).fontSize) * scale,
+              (text) => parseFloat((globalThis as typeof globalThis & InPage).getComputedStyle(text).fontSize) * scale,
             );
           }),
       ),
@@ -169,19 +179,21 @@ describe('web front end (Next.js on the service)', function () {
   }
 
   it('route handlers relay companies, profiles and financials by ticker in the service’s envelope, and log each request as a JSON line', async () => {
-    const list = await json('/api/companies?sector=Information%20Technology&limit=2');
+    const list = await json<ListPage<Omit<Company, 'id'>>>('/api/companies?sector=Information%20Technology&limit=2');
     expect(list.status).to.equal(200);
     expect(list.body.data).to.have.length(2);
     expect(list.body.data[0]).to.have.keys('ticker', 'name', 'sector');
     expect(list.body.meta).to.include({ limit: 2, offset: 0 }).and.to.have.property('total').above(2);
-    const profile = await json('/api/companies/nwsc');
+    const profile = await json<Data<{ ticker: string; name: string }>>('/api/companies/nwsc');
     expect(profile.body.data).to.include({ ticker: 'NWSC', name: 'Northwind Semiconductor' });
-    const financials = await json('/api/financials/NWSC?period=FY2025');
+    const financials = await json<Data<{ income_statement: IncomeStatement; history: Array<{ period: string }> }>>(
+      '/api/financials/NWSC?period=FY2025',
+    );
     expect(financials.body.data.income_statement).to.include({
       period: 'FY2025',
-      net_income: (await apiData('/v1/companies/1/income-statement?period=FY2025')).net_income,
+      net_income: (await apiData<IncomeStatement>('/v1/companies/1/income-statement?period=FY2025')).net_income,
     });
-    expect(financials.body.data.history.map((h: any) => h.period))
+    expect(financials.body.data.history.map((h) => h.period))
       .to.have.length(8)
       .and.to.include('Q4-2025');
     const unknown = await json('/api/companies/NOPE');
@@ -190,10 +202,10 @@ describe('web front end (Next.js on the service)', function () {
       body: { success: false, error: { code: 'NOT_FOUND', message: 'No company with ticker NOPE' } },
     });
     expect((await json('/api/financials/NOPE')).status).to.equal(404);
-    const badLimit = await json('/api/companies?limit=500');
+    const badLimit = await json<Refusal>('/api/companies?limit=500');
     expect(badLimit.status).to.equal(400);
     expect(badLimit.body.error.code).to.equal('BAD_USER_INPUT');
-    expect((await json('/api/financials/NWSC?period=Q5-2024')).body.error.code).to.equal('BAD_USER_INPUT');
+    expect((await json<Refusal>('/api/financials/NWSC?period=Q5-2024')).body.error.code).to.equal('BAD_USER_INPUT');
 
     const logged = web.logLines
       .map((line) => {
@@ -245,21 +257,22 @@ describe('web front end (Next.js on the service)', function () {
       .trim()
       .split('\r\n')
       .map((row) => row.split(','));
-    const fiscalYears = (await apiData('/v1/companies/1/periods?type=annual'))
-      .map((p: any) => p.period)
+    const fiscalYears = (await apiData<Period[]>('/v1/companies/1/periods?type=annual'))
+      .map((p) => p.period)
       .slice(0, 5)
       .reverse();
     expect(rows[0]).to.deep.equal(['statement', 'line_item', ...fiscalYears]);
     const netIncome = rows.find((row) => row[0] === 'income_statement' && row[1] === 'net_income');
     expect(Number(netIncome?.[netIncome.length - 1])).to.equal(
-      (await apiData(`/v1/companies/1/income-statement?period=${fiscalYears[fiscalYears.length - 1]}`)).net_income,
+      (await apiData<IncomeStatement>(`/v1/companies/1/income-statement?period=${fiscalYears[fiscalYears.length - 1]}`))
+        .net_income,
     );
   });
 
   it('the screener page lists the companies the service’s screener finds, keeps the screen in its address, and explains a bad filter', async () => {
     const expected = (await (
       await fetch(`${service.url}/v1/screener?filter=gross_margin%3E0.5&sort=-net_margin&limit=25`)
-    ).json()) as any;
+    ).json()) as ListPage<ScreenRow>;
     const address = `/screener?filter=${encodeURIComponent('gross_margin>50%')}&sort=-net_margin`;
     const response = await fetch(`${web.url}${address}`);
     const html = await response.text();
@@ -268,7 +281,7 @@ describe('web front end (Next.js on the service)', function () {
     expect(html.replace(/<[^>]+>/g, '')).to.include(`${expected.meta.total} companies pass`);
     // In the service's order, each linked to its company page.
     const listed = [...html.matchAll(/<a href="\/companies\/([^"]+)">/g)].map((m) => decodeURIComponent(m[1]));
-    expect(listed).to.deep.equal(expected.data.map((row: any) => row.ticker));
+    expect(listed).to.deep.equal(expected.data.map((row) => row.ticker));
     const bad = await fetch(`${web.url}/screener?filter=${encodeURIComponent('profitability>1')}`);
     expect(bad.status).to.equal(200);
     expect(await bad.text())
@@ -290,7 +303,7 @@ describe('web front end (Next.js on the service)', function () {
     try {
       const list = await fetch(`${down.url}/api/companies`);
       expect(list.status).to.equal(502);
-      expect(((await list.json()) as any).error.code).to.equal('UPSTREAM_ERROR');
+      expect(((await list.json()) as Refusal).error.code).to.equal('UPSTREAM_ERROR');
       const response = await fetch(`${down.url}/companies`);
       expect(response.status, 'a 503 page, not a 500').to.equal(503);
       expect(await response.text())
@@ -325,13 +338,15 @@ describe('web front end (Next.js on the service)', function () {
 
     await page.click('text=NWSC');
     await page.waitForSelector('[data-figure=net-income]');
-    const fiscalYears = (await apiData('/v1/companies/1/periods?type=annual'))
-      .map((p: any) => p.period)
+    const fiscalYears = (await apiData<Period[]>('/v1/companies/1/periods?type=annual'))
+      .map((p) => p.period)
       .slice(0, 5)
       .reverse();
-    const newest = await apiData(`/v1/companies/1/income-statement?period=${fiscalYears[fiscalYears.length - 1]}`);
+    const newest = await apiData<IncomeStatement>(
+      `/v1/companies/1/income-statement?period=${fiscalYears[fiscalYears.length - 1]}`,
+    );
     expect(await page.textContent('[data-figure=net-income]')).to.equal(
-      `$${(newest.net_income / 1e9).toLocaleString('en-US', { maximumFractionDigits: 2 })}B`,
+      `$${(newest.net_income! / 1e9).toLocaleString('en-US', { maximumFractionDigits: 2 })}B`,
     );
     const headers = await page.$$eval('[data-statement=income-statement] thead th', (cells) =>
       cells.slice(1).map((c) => c.textContent ?? ''),
@@ -351,12 +366,15 @@ describe('web front end (Next.js on the service)', function () {
       amounts.every((text) => /^-?[\d,]+\.\d$/.test(text)),
       amounts.join(' '),
     ).to.equal(true);
-    expect(Number(amounts[0].replace(/,/g, ''))).to.be.closeTo(newest.revenue / 1e6, 0.051);
+    expect(Number(amounts[0].replace(/,/g, ''))).to.be.closeTo(newest.revenue! / 1e6, 0.051);
     expect(await page.locator('[data-chart]').count()).to.equal(3);
     expect(await page.locator('[data-chart] svg').count(), 'each chart drawn for wide and narrow screens').to.equal(6);
     expect(await page.locator('[data-chart] details table').count(), 'every chart has its table').to.equal(3);
     const camel = (key: string) => key.replace(/_(.)/g, (_, c: string) => c.toUpperCase());
-    const definitions = (await apiData('/v1/ratios/definitions')).map((d: any) => ({ ...d, key: camel(d.key) }));
+    const definitions = (await apiData<RatioDefinition[]>('/v1/ratios/definitions')).map((d) => ({
+      ...d,
+      key: camel(d.key),
+    }));
     expect(await page.locator('[data-ratios] tr[data-ratio]').count()).to.equal(definitions.length);
     expect(await page.textContent(`[data-ratio=${definitions[0].key}]`), 'formulas are out of the rows').to.not.include(
       definitions[0].formula,
@@ -377,9 +395,9 @@ describe('web front end (Next.js on the service)', function () {
     ).to.deep.equal([]);
     expect(await page.locator('link[rel=icon]').count(), 'a favicon').to.be.above(0);
     expect((await fetch(`${web.url}${await page.getAttribute('link[rel=icon]', 'href')}`)).status).to.equal(200);
-    const sameSector = (await apiData('/v1/companies?sector=Information%20Technology&limit=100'))
-      .map((c: any) => c.ticker)
-      .filter((t: string) => t !== 'NWSC');
+    const sameSector = (await apiData<Company[]>('/v1/companies?sector=Information%20Technology&limit=100'))
+      .map((c) => c.ticker)
+      .filter((t) => t !== 'NWSC');
     const peers = await page.$$eval('[data-peers] a', (links) =>
       links.map((a) => (a.textContent ?? '').split(' · ')[0]),
     );
@@ -400,8 +418,8 @@ describe('web front end (Next.js on the service)', function () {
 
     await page.click('.tabs >> text=Quarterly');
     await page.waitForURL(/\/quarterly$/);
-    const quarters = (await apiData('/v1/companies/1/periods?type=quarter'))
-      .map((p: any) => p.period)
+    const quarters = (await apiData<Period[]>('/v1/companies/1/periods?type=quarter'))
+      .map((p) => p.period)
       .slice(0, 8)
       .reverse();
     const chartTable = await page.$$eval('[data-chart=revenue-net-income] tbody th', (cells) =>

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { Teardown } from '../../bench-support';
 import { AnswerTally, type DrillResult } from '../drill';
 import { sleep, startDrillService, type DrillService } from '../service';
+import type { Data } from '../../../test/helpers/http';
+import type { Document, IngestedDocument } from '../../../sdk/typescript/src';
 
 export const name = 'big-ingest';
 
@@ -73,14 +75,19 @@ async function store(
   title: string,
   content: string,
 ): Promise<Stored | null> {
-  const answer = await service.call('POST', '/v1/documents', { company_id: 1, title, doc_type: '10-K', content });
+  const answer = await service.call<Data<IngestedDocument>>('POST', '/v1/documents', {
+    company_id: 1,
+    title,
+    doc_type: '10-K',
+    content,
+  });
   if (!answer) {
     tally.recordNoAnswer();
     return null;
   }
   tally.record(`POST /v1/documents ${title}`, answer, answer.body);
   return answer.status === 201
-    ? { id: answer.body.data.document.id, chunkCount: answer.body.data.document.chunk_count }
+    ? { id: answer.body!.data.document.id, chunkCount: answer.body!.data.document.chunk_count }
     : null;
 }
 
@@ -106,8 +113,8 @@ async function unreadable(service: DrillService, stored: Array<Stored | null>): 
   let missing = 0;
   for (const document of stored) {
     if (!document) continue;
-    const answer = await service.call('GET', `/v1/documents/${document.id}`);
-    if (answer?.status !== 200 || answer.body.data.passages.length !== document.chunkCount) missing++;
+    const answer = await service.call<Data<Document>>('GET', `/v1/documents/${document.id}`);
+    if (answer?.status !== 200 || answer.body!.data.passages.length !== document.chunkCount) missing++;
   }
   return missing;
 }

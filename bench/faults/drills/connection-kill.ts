@@ -11,6 +11,8 @@ import { Client } from 'pg';
 import { Teardown, createThrowawayDatabase, withClient } from '../../bench-support';
 import { AnswerTally, type DrillResult } from '../drill';
 import { sleep, startDrillService, untilServing, type DrillService } from '../service';
+import type { Data, Page } from '../../../test/helpers/http';
+import type { Company, Document, IngestedDocument } from '../../../sdk/typescript/src';
 
 export const name = 'connection-kill';
 
@@ -45,7 +47,7 @@ async function writeDocuments(
     const title = `${prefix}-${n}`;
     const content =
       `Drill note ${title}. Revenue of the quarter grew by ${n} percent while margins held steady.\n\n`.repeat(20);
-    const answer = await service.call('POST', '/v1/documents', {
+    const answer = await service.call<Data<IngestedDocument>>('POST', '/v1/documents', {
       company_id: companyId,
       title,
       doc_type: 'note',
@@ -57,7 +59,7 @@ async function writeDocuments(
     }
     tally.record(`POST /v1/documents ${title}`, answer, answer.body);
     if (answer.status === 200 || answer.status === 201)
-      acknowledged.push({ id: Number(answer.body.data.document.id), title });
+      acknowledged.push({ id: Number(answer.body!.data.document.id), title });
   }
   return acknowledged;
 }
@@ -119,8 +121,8 @@ async function lostOrDuplicated(
     lost = acknowledged.filter((write) => titleById.get(write.id) !== write.title).length;
   } else {
     for (const write of acknowledged) {
-      const answer = await service.call('GET', `/v1/documents/${write.id}`);
-      if (answer?.status !== 200 || answer.body.data.title !== write.title) lost++;
+      const answer = await service.call<Data<Document>>('GET', `/v1/documents/${write.id}`);
+      if (answer?.status !== 200 || answer.body!.data.title !== write.title) lost++;
     }
   }
   const perTitle = new Map<string, number>();
@@ -142,7 +144,7 @@ export async function killConnectionsUnderLoad(serverUrl: string, faultSeconds: 
     const databaseName = new URL(database.url).pathname.slice(1);
     const service = await startDrillService({ DATABASE_URL: database.url });
     teardown.add('stop service', () => service.stop());
-    const companies = await service.call('GET', '/v1/companies?limit=1');
+    const companies = await service.call<Page<Company>>('GET', '/v1/companies?limit=1');
     const companyId = Number(companies?.body?.data?.[0]?.id);
     if (!Number.isInteger(companyId)) throw new Error(`GET /v1/companies answered ${companies?.status}`);
 

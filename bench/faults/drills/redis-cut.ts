@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { startTcpProxy } from '../../../test/helpers/tcp-proxy';
 import { AnswerTally, type DrillResult } from '../drill';
 import { freshEmbeddedDatabase, withTeardown, sleep, startDrillService, type DrillService } from '../service';
+import type { Data } from '../../../test/helpers/http';
+import type { CreatedApiKey } from '../../../sdk/typescript/src';
 
 export const name = 'redis-cut';
 
@@ -64,14 +66,14 @@ export async function run(): Promise<DrillResult> {
         RATE_LIMIT_AI: `${AI_BUDGET}/60`,
       });
       teardown.add(`service ${i}`, () => service.stop());
-      const made = await service.call('POST', '/v1/admin/keys', {
+      const made = await service.call<Data<CreatedApiKey>>('POST', '/v1/admin/keys', {
         name: 'drill front end',
         role: 'analyst',
         forwards_clients: true,
       });
       if (made?.status !== 201)
         throw new Error(`could not make a forwarding key: ${made?.status} ${JSON.stringify(made?.body)}`);
-      instances.push({ service, key: made.body.data.key });
+      instances.push({ service, key: made.body!.data.key });
     }
     if (instances.some((instance) => said(instance, DOWN) > 0))
       throw new Error('Redis is not reachable before the cut: is it running?');
