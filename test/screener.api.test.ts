@@ -1,7 +1,10 @@
 import { expect } from 'chai';
-import { get, graphql, post } from './helpers/http';
+import { get, graphql, post, request } from './helpers/http';
 import type { Data, GraphQLAnswer, GraphQLFailure, Page, Refusal } from './helpers/http';
 import type { ChatDoneEvent, Company, Period, Schema, ScreenRow as Row } from '../sdk/typescript/src';
+import type { App } from '../src/app';
+import { createTestKeys } from './helpers/keys';
+import { freshDataDir, startTestApp, TARGET } from './helpers/test-app';
 
 /** A statement's or ratios' data as a route answers it: figures by snake_case name (and the period's label). */
 type Figures = Record<string, number | null>;
@@ -266,5 +269,41 @@ describe('the analyst answers questions about the whole market with the screener
     expect((await ask('Which companies have gross margin above 99%?')).answer).to.equal(
       'No stored company has gross margin above 99% in their newest fiscal year.',
     );
+  });
+});
+
+describe('stored ratios across versions', function () {
+  this.timeout(120_000);
+  let app: App | null = null;
+  afterEach(async () => {
+    await app?.close();
+    app = null;
+  });
+
+  const screenOf = async (running: App) => {
+    await createTestKeys(running);
+    const query =
+      'filter=gross_margin%3E0.3&sort=-net_margin&fields=gross_margin,net_margin,return_on_equity&limit=100';
+    const { status, body } = await request<Page<Row>>(`/v1/screener?${query}`, {}, running.url);
+    expect(status).to.equal(200);
+    return body;
+  };
+
+  it('are computed again when the ratio definitions a version stored them by differ from the running ones', async function () {
+    // Restarts on one embedded data folder; on a server the suite's database is shared with the other tests.
+    if (TARGET !== 'embedded') this.skip();
+    const dataDir = freshDataDir();
+    app = await startTestApp({ dataDir });
+    const before = await screenOf(app);
+    expect(before.data.length).to.be.at.least(3);
+    // As an older version would have left them: every array, and the layout they follow, in another order.
+    const sql = app.database.dataSource;
+    await sql.query(`UPDATE statement_ratios
+      SET ratios = ARRAY(SELECT value FROM unnest(ratios) WITH ORDINALITY AS u(value, n) ORDER BY n DESC)`);
+    await sql.query(`UPDATE stored_ratio_layout
+      SET keys = ARRAY(SELECT key FROM unnest(keys) WITH ORDINALITY AS u(key, n) ORDER BY n DESC)`);
+    await app.close();
+    app = await startTestApp({ dataDir });
+    expect(await screenOf(app)).to.deep.equal(before);
   });
 });

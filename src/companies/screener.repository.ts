@@ -2,13 +2,14 @@
  * The screener's SQL: the companies that pass a screen's company filters and its conditions on statement fields and
  * stored ratios, each with the period screened and the values asked of it. Column names come from the entities'
  * metadata (a name not on the entity is refused before any SQL is written), operators from a fixed list, and every
- * value, ratio keys included, is a parameter.
+ * value, ratio positions included, is a parameter.
  */
 import type { EntityManager } from 'typeorm';
 import { Company } from './company.entity';
 import { STATEMENT_ENTITIES } from '../statements/statement.repository';
 import type { StatementKind } from '../statements/statement-kind';
 import type { PeriodType } from '../statements/fiscal-period';
+import { storedRatioPosition } from '../statements/stored-ratios';
 
 /** A value a screen reads of each company's screened period: a statement's line item or a stored ratio. */
 export type ScreenRead = { statement: StatementKind; property: string } | { ratio: string };
@@ -75,9 +76,9 @@ function periodCondition(period: ScreenedPeriod, param: (value: unknown) => stri
   return `r.newest AND ${labels}`;
 }
 
-/** A read as stored: a statement column of its table's alias (its own type), or a key of the stored ratios (float8). */
+/** A read as stored: a statement column of its table's alias (its own type), or a stored ratio (float8). */
 function storedSql(manager: EntityManager, read: ScreenRead, param: (value: unknown) => string): string {
-  if ('ratio' in read) return `(r.ratios ->> ${param(read.ratio)})::float8`;
+  if ('ratio' in read) return `r.ratios[${param(storedRatioPosition(read.ratio))}]`;
   const column = manager
     .getRepository(STATEMENT_ENTITIES[read.statement])
     .metadata.findColumnWithPropertyName(read.property);

@@ -1,7 +1,7 @@
 /**
- * Financial ratios, computed from stored statements and never stored themselves. Every ratio is a fraction
- * (0.25, not 25%) or a multiple/day count as its formula says, and null — never NaN, Infinity or a made-up 0 —
- * when an input is missing or a denominator is zero.
+ * Financial ratios, computed from stored statements on request (the screener's stored copy is computed by these same
+ * definitions, see stored-ratios). Every ratio is a fraction (0.25, not 25%) or a multiple/day count as its formula
+ * says, and null — never NaN, Infinity or a made-up 0 — when an input is missing or a denominator is zero.
  *
  * Conventions, chosen so quarterly and annual figures compare:
  * - "avg X" is the mean of X at the end of this period and at the end of the previous period (previous quarter for

@@ -1,20 +1,37 @@
 /**
- * Store of the ratios of every stored period (`statement_ratios`) and of the queue of companies whose statements
- * changed since their ratios were computed (`ratio_refresh_queue`, filled by triggers on the statement tables).
+ * Store of the ratios of every stored period (`statement_ratios`, each an array in the order of the stored layout),
+ * of that layout (`stored_ratio_layout`), and of the queue of companies whose statements changed since their ratios
+ * were computed (`ratio_refresh_queue`, filled by triggers on the statement tables).
  */
 import type { EntityManager } from 'typeorm';
 
 export interface StoredRatiosRow {
   companyId: number;
   period: string;
-  /** Ratio key → value; a ratio that is undefined for the period (null) is left out. */
-  ratios: Record<string, number>;
+  /** The values in the layout's order; null where a ratio is undefined for the period. */
+  ratios: Array<number | null>;
   /** The company's newest fiscal year, or its newest quarter. */
   newest: boolean;
 }
 
-/** Rows a write sends at once: a row is about a kilobyte of JSON. */
+/** Rows a write sends at once: a row is a few hundred bytes of JSON. */
 const WRITE_BATCH = 2_000;
+
+/** The ratio keys, in the order the stored arrays hold them; null before any is stored. */
+export async function findRatioLayout(manager: EntityManager): Promise<string[] | null> {
+  const [row] = await manager.query('SELECT keys FROM stored_ratio_layout');
+  return row ? row.keys : null;
+}
+
+/** Records a new layout and queues every company, whose stored arrays are in the old one until computed again. */
+export async function replaceRatioLayout(manager: EntityManager, keys: readonly string[]): Promise<void> {
+  await manager.query(
+    `INSERT INTO stored_ratio_layout (one, keys) VALUES (true, $1::text[])
+     ON CONFLICT (one) DO UPDATE SET keys = EXCLUDED.keys`,
+    [keys],
+  );
+  await manager.query('INSERT INTO ratio_refresh_queue (company_id) SELECT id FROM companies ON CONFLICT DO NOTHING');
+}
 
 /** Whether any company waits for its ratios to be computed. */
 export async function hasQueuedRatioRefresh(manager: EntityManager): Promise<boolean> {
@@ -55,8 +72,9 @@ export async function replaceStoredRatios(
     const batch = rows.slice(start, start + WRITE_BATCH);
     // Only companies that still exist: one deleted since it was queued has nothing to keep.
     await manager.query(
+      // A JSON array of numbers and nulls, bracketed as an SQL array, is that array's text form.
       `INSERT INTO statement_ratios (company_id, period, ratios, newest)
-       SELECT r.company_id, r.period, r.ratios, r.newest
+       SELECT r.company_id, r.period, translate(r.ratios::text, '[]', '{}')::float8[], r.newest
          FROM jsonb_to_recordset($1::jsonb) AS r(company_id int, period text, ratios jsonb, newest boolean)
         WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
        ON CONFLICT (company_id, period) DO UPDATE SET ratios = EXCLUDED.ratios, newest = EXCLUDED.newest`,

@@ -13,12 +13,14 @@ import {
   samePeriodLastYear,
   type FiscalPeriod,
 } from './fiscal-period';
-import { computeRatios } from './ratios';
+import { computeRatios, RATIO_DEFINITIONS } from './ratios';
 import { findStatementsOfCompanies, STATEMENT_ENTITIES, type StatementOf } from './statement.repository';
 import type { StatementKind } from './statement-kind';
 import {
   dequeueRatioRefresh,
+  findRatioLayout,
   hasQueuedRatioRefresh,
+  replaceRatioLayout,
   replaceStoredRatios,
   takeQueuedRatioRefresh,
   type StoredRatiosRow,
@@ -26,6 +28,28 @@ import {
 
 /** Companies computed in one transaction: each has up to ~50 periods of three statements. */
 const REFRESH_BATCH = 200;
+
+/** The order of the stored arrays: the definitions' own. */
+const LAYOUT = RATIO_DEFINITIONS.map((definition) => definition.key);
+const POSITIONS = new Map(LAYOUT.map((key, index) => [key, index + 1]));
+
+/** Where a ratio sits in a stored array (SQL arrays count from 1). */
+export function storedRatioPosition(key: string): number {
+  const position = POSITIONS.get(key);
+  if (position === undefined) throw new Error(`No ratio "${key}"`);
+  return position;
+}
+
+// Checked once a process for each database: a version whose definitions differ from those the stored arrays follow
+// queues every company.
+const layoutChecked = new WeakSet<DataSource>();
+
+async function ensureLayout(manager: EntityManager): Promise<void> {
+  if (layoutChecked.has(manager.connection)) return;
+  const stored = await findRatioLayout(manager);
+  if (stored === null || stored.join(',') !== LAYOUT.join(',')) await replaceRatioLayout(manager, LAYOUT);
+  layoutChecked.add(manager.connection);
+}
 
 type StatementsByLabel = { [K in StatementKind]: Map<string, StatementOf<K>> };
 
@@ -49,10 +73,7 @@ function ratiosOfCompany(companyId: number, statements: StatementsByLabel): Stor
       previousBalance: at('balance', previousPeriod(period)),
       priorYearIncome: at('income', samePeriodLastYear(period)),
     });
-    const ratios = Object.fromEntries(
-      Object.entries(computed).filter((entry): entry is [string, number] => entry[1] !== null),
-    );
-    return { companyId, period: period.label, ratios, newest: newest.has(period) };
+    return { companyId, period: period.label, ratios: LAYOUT.map((key) => computed[key]), newest: newest.has(period) };
   });
 }
 
@@ -72,6 +93,7 @@ async function computeStoredRatios(manager: EntityManager, companyIds: readonly 
 /** Stores the ratios of companies whose statements the caller's transaction wrote, and takes them off the queue. */
 export async function storeRatiosOf(manager: EntityManager, companyIds: readonly number[]): Promise<void> {
   if (companyIds.length === 0) return;
+  await ensureLayout(manager);
   await dequeueRatioRefresh(manager, companyIds);
   await computeStoredRatios(manager, companyIds);
 }
@@ -81,6 +103,7 @@ export async function storeRatiosOf(manager: EntityManager, companyIds: readonly
  * how many companies it computed.
  */
 export async function refreshQueuedRatios(dataSource: DataSource): Promise<number> {
+  await ensureLayout(dataSource.manager);
   if (!(await hasQueuedRatioRefresh(dataSource.manager))) return 0;
   let computed = 0;
   for (;;) {
