@@ -14,7 +14,7 @@ export interface StoredRatiosRow {
   newest: boolean;
 }
 
-/** Rows a write sends at once: a row is a few hundred bytes of JSON. */
+/** Rows a write sends at once: a row is a few hundred bytes. */
 const WRITE_BATCH = 2_000;
 
 /** The ratio keys, in the order the stored arrays hold them; null before any is stored. */
@@ -70,23 +70,19 @@ export async function replaceStoredRatios(
   await manager.query('DELETE FROM statement_ratios WHERE company_id = ANY($1::int[])', [companyIds]);
   for (let start = 0; start < rows.length; start += WRITE_BATCH) {
     const batch = rows.slice(start, start + WRITE_BATCH);
-    // Only companies that still exist: one deleted since it was queued has nothing to keep.
+    // Only companies that still exist: one deleted since it was queued has nothing to keep. Each array is sent in
+    // its text form ({0.25,NULL,…}; a number's shortest form reads back as the same double).
     await manager.query(
-      // A JSON array of numbers and nulls, bracketed as an SQL array, is that array's text form.
       `INSERT INTO statement_ratios (company_id, period, ratios, newest)
-       SELECT r.company_id, r.period, translate(r.ratios::text, '[]', '{}')::float8[], r.newest
-         FROM jsonb_to_recordset($1::jsonb) AS r(company_id int, period text, ratios jsonb, newest boolean)
+       SELECT r.company_id, r.period, r.ratios::float8[], r.newest
+         FROM unnest($1::int[], $2::text[], $3::text[], $4::boolean[]) AS r(company_id, period, ratios, newest)
         WHERE EXISTS (SELECT 1 FROM companies c WHERE c.id = r.company_id)
        ON CONFLICT (company_id, period) DO UPDATE SET ratios = EXCLUDED.ratios, newest = EXCLUDED.newest`,
       [
-        JSON.stringify(
-          batch.map((row) => ({
-            company_id: row.companyId,
-            period: row.period,
-            ratios: row.ratios,
-            newest: row.newest,
-          })),
-        ),
+        batch.map((row) => row.companyId),
+        batch.map((row) => row.period),
+        batch.map((row) => `{${row.ratios.map((value) => (value === null ? 'NULL' : String(value))).join(',')}}`),
+        batch.map((row) => row.newest),
       ],
     );
   }
