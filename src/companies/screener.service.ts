@@ -198,16 +198,16 @@ function numericSort(plan: ScreenPlan): ScreenCandidateQuery['rankedBy'] {
 }
 
 /**
- * The companies of a screen with its period's values, and how many pass it. A stored period is screened in SQL on the
- * stored ratios (computed first for any company whose statements changed) and its statements: conditions, size and,
- * for a sort by a number, only the companies that can be on the page come back. The trailing twelve months are
- * computed per company through the request's loaders, by the same definitions, and screened here.
+ * The companies that pass a screen with its period's values, and how many pass it. A stored period is screened in SQL
+ * on the stored ratios (computed first for any company whose statements changed) and its statements: conditions,
+ * size and, for a sort by a number, only the companies that can be on the page come back. The trailing twelve months
+ * are computed per company through the request's loaders, by the same definitions, and screened here.
  */
-async function screenedCompanies(
+async function passingCompanies(
   dataSource: DataSource,
   loaders: StatementLoaders,
   plan: ScreenPlan,
-): Promise<{ screened: ScreenedCompany[]; total: number | null }> {
+): Promise<{ passing: ScreenedCompany[]; total: number }> {
   const fields = fieldsRead(plan);
   const period = screenedPeriod(plan);
   if (period) await refreshQueuedRatios(dataSource);
@@ -223,12 +223,12 @@ async function screenedCompanies(
     rankedBy: numericSort(plan),
   });
   if (period) {
-    const screened = candidates.map((candidate) => ({
+    const passing = candidates.map((candidate) => ({
       candidate,
       period: candidate.period as string,
       values: storedValues(fields, candidate.values),
     }));
-    return { screened, total };
+    return { passing, total };
   }
   const reads = loaderReads(fields);
   const screened = await Promise.all(
@@ -238,7 +238,13 @@ async function screenedCompanies(
       values: await trailingValues(loaders, candidate, reads),
     })),
   );
-  return { screened, total: null };
+  const passing = screened.filter(
+    ({ values, period }) =>
+      values.statements.income !== null &&
+      plan.conditions.every((condition) => meets(valueOf(values, condition.field), condition)) &&
+      inSize(annualRevenue(values, period), plan.sizes),
+  );
+  return { passing, total: passing.length };
 }
 
 /**
@@ -252,13 +258,7 @@ export async function screenCompanies(
 ): Promise<ScreenPage> {
   checkArguments(args);
   const plan = parseScreen(args, vocabularyOf(dataSource));
-  const { screened, total } = await screenedCompanies(dataSource, loaders, plan);
-  const passing = screened.filter(
-    ({ values, period }) =>
-      (plan.period.kind !== 'ttm' || values.statements.income !== null) &&
-      plan.conditions.every((condition) => meets(valueOf(values, condition.field), condition)) &&
-      inSize(annualRevenue(values, period), plan.sizes),
-  );
+  const { passing, total } = await passingCompanies(dataSource, loaders, plan);
   passing.sort(compareBy(plan.sort));
   const items: ScreenRow[] = passing
     .slice(plan.offset, plan.offset + plan.limit)
@@ -271,5 +271,5 @@ export async function screenCompanies(
       period,
       values: plan.fields.map((field) => ({ field: field.key, value: valueOf(values, field) })),
     }));
-  return { items, total: total ?? passing.length, limit: plan.limit, offset: plan.offset };
+  return { items, total, limit: plan.limit, offset: plan.offset };
 }
