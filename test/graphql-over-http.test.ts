@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { ApolloServer } from '@apollo/server';
 import { serverAudits } from 'graphql-http';
 import { app } from './helpers/shared-app';
 import type { GraphQLFailure } from './helpers/http';
@@ -66,6 +68,101 @@ describe('GraphQL over HTTP (/graphql)', function () {
       .filter((result) => result.name.startsWith('SHOULD') && result.status !== 'ok')
       .map((result) => result.name);
     expect(missedShoulds).to.deep.equal(EXPLAINED_SHOULDS);
+  });
+});
+
+/** An answer as a client sees it, without what differs from one request to the next (date, id, rate budget left). */
+async function exactAnswer(
+  body: unknown,
+  accept?: string,
+): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  const response = await fetch(`${app().url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(accept ? { accept } : {}) },
+    body: JSON.stringify(body),
+  });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers)
+    if (!['date', 'x-request-id', 'ratelimit', 'keep-alive'].includes(name)) headers[name] = value;
+  return { status: response.status, headers, text: await response.text() };
+}
+
+/** Counts the requests Apollo Server's pipeline answers while `run` runs. */
+async function apolloRequestsDuring(run: () => Promise<void>): Promise<number> {
+  const original = ApolloServer.prototype.executeHTTPGraphQLRequest;
+  let requests = 0;
+  ApolloServer.prototype.executeHTTPGraphQLRequest = function (this: ApolloServer, ...args) {
+    requests += 1;
+    return original.apply(this, args);
+  } as typeof original;
+  try {
+    await run();
+  } finally {
+    ApolloServer.prototype.executeHTTPGraphQLRequest = original;
+  }
+  return requests;
+}
+
+describe('GraphQL over HTTP: a query sent again', function () {
+  this.timeout(60_000);
+
+  // Each test's documents are new to the service (a comment makes the text unique), so their first request meets Apollo.
+  const fresh = (query: string) => `# ${randomUUID()}\n${query}`;
+
+  it("is answered without Apollo's pipeline, exactly as Apollo answered it, under every usual Accept header", async () => {
+    const statement = fresh(
+      'query Statement($id: Int!, $period: String) { company(id: $id) { name incomeStatement(period: $period) { period revenue netIncome dataQuality { check passed } } } }',
+    );
+    const named = fresh('query A { companies(limit: 2) { total items { ticker } } } query B { __typename }');
+    const requests: Array<[unknown, string | undefined]> = [
+      [{ query: statement, variables: { id: 1, period: 'FY2024' } }, undefined],
+      [{ query: statement, variables: { id: 1, period: 'FY2024' }, operationName: 'Statement' }, 'application/json'],
+      [{ query: statement, variables: { id: 2, period: 'FY2023' } }, 'application/graphql-response+json'],
+      [{ query: named, operationName: 'A' }, '*/*'],
+      [{ query: named, operationName: 'B', variables: null }, undefined],
+    ];
+    for (const [body, accept] of requests) {
+      let first: Awaited<ReturnType<typeof exactAnswer>> | undefined;
+      const apolloFirst = await apolloRequestsDuring(async () => {
+        first = await exactAnswer(body, accept);
+      });
+      let again: Awaited<ReturnType<typeof exactAnswer>> | undefined;
+      const apolloAgain = await apolloRequestsDuring(async () => {
+        again = await exactAnswer(body, accept);
+      });
+      const what = JSON.stringify([body, accept]);
+      expect(first!.status, what).to.equal(200);
+      expect(JSON.parse(first!.text).errors, what).to.equal(undefined);
+      expect(again, what).to.deep.equal(first);
+      // The pair of a statement's first request, and the first of each named operation, met Apollo; nothing after.
+      expect(apolloAgain, what).to.equal(0);
+      expect(apolloFirst, what).to.be.at.most(1);
+    }
+  });
+
+  it('leaves answers with errors, and requests Apollo would answer otherwise, to Apollo', async () => {
+    const partial = fresh(PARTIAL);
+    const statement = fresh('query($id: Int!) { company(id: $id) { name } }');
+    const first = await exactAnswer({ query: partial });
+    await exactAnswer({ query: statement, variables: { id: 1 } });
+    const cases: Array<[unknown, string | undefined, number]> = [
+      [{ query: partial }, undefined, 200], // a field error beside data
+      [{ query: statement, variables: { id: 'one' } }, undefined, 400], // variables that do not fit
+      [{ query: statement, variables: [1] }, undefined, 400], // variables that are no object
+      [{ query: statement, variables: { id: 1 }, extensions: { persistedQuery: {} } }, undefined, 400],
+      [{ query: statement, variables: { id: 1 } }, 'text/html', 406],
+    ];
+    for (const [body, accept, status] of cases) {
+      let answer: Awaited<ReturnType<typeof exactAnswer>> | undefined;
+      const apollo = await apolloRequestsDuring(async () => {
+        answer = await exactAnswer(body, accept);
+      });
+      const what = JSON.stringify([body, accept]);
+      expect(apollo, what).to.equal(1);
+      expect(answer!.status, what).to.equal(status);
+    }
+    const again = await exactAnswer({ query: partial });
+    expect(again).to.deep.equal(first);
   });
 });
 

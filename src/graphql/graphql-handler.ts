@@ -18,13 +18,16 @@ import type { GraphQLLimits } from '../limits/graphql-limits';
 import { admitOperation } from './operation-admission';
 import { sendGraphiQLPage, wantsGraphiQL } from './graphiql';
 import { CompiledExecution } from './compiled-execution';
+import { ValidatedQueries, usualResponseMediaType, type ValidatedQuery } from './validated-queries';
 
 /**
  * Apollo runs operations through a gateway's executor when it has one: the only hook Apollo Server gives for another
  * executor. Ours executes on the service's own schema through CompiledExecution (graphql-jit for repeated queries).
  */
-function compiledExecutionGateway(schema: GraphQLSchema): ApolloServerOptionsWithGateway<RequestContext>['gateway'] {
-  const execution = new CompiledExecution(schema);
+function compiledExecutionGateway(
+  schema: GraphQLSchema,
+  execution: CompiledExecution,
+): ApolloServerOptionsWithGateway<RequestContext>['gateway'] {
   return {
     onSchemaLoadOrUpdate(callback) {
       // The schema never changes while the process runs; the SDL is only for Apollo's schema reporting, which is off.
@@ -80,6 +83,34 @@ export function sendGraphQLTransportError(res: ServerResponse, error: AppError):
   );
 }
 
+/** Writes a complete answer; nothing the service returns may be cached (what Apollo's cache-control plugin said). */
+function sendAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
+  res.writeHead(status, { 'cache-control': 'no-store', ...headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * The query of a POST body that Apollo has accepted before, with the media type Apollo would answer it in; undefined
+ * for anything Apollo might answer otherwise than with the execution's result (a body it would refuse, extensions,
+ * an unusual Accept header, a document it has not accepted).
+ */
+function knownQueryOf(
+  body: unknown,
+  req: IncomingMessage,
+  validatedQueries: ValidatedQueries,
+): { query: ValidatedQuery; mediaType: string } | undefined {
+  if (!isRecord(body) || typeof body.query !== 'string' || body.extensions !== undefined) return undefined;
+  const { variables, operationName } = body;
+  if (variables !== undefined && variables !== null && !isRecord(variables)) return undefined;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
+  const mediaType = usualResponseMediaType(req.headers);
+  const query = mediaType && validatedQueries.get(body.query, operationName ?? undefined);
+  return query ? { query, mediaType: mediaType as string } : undefined;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** Apollo Server behind our own node:http server: we read the body, Apollo executes, we write its answer. */
 export async function createGraphQLHandler(
   schema: GraphQLSchema,
@@ -89,8 +120,10 @@ export async function createGraphQLHandler(
   options: GraphQLOptions,
 ): Promise<GraphQLHandler> {
   const errors = apolloErrorTranslation(logger, 'graphql resolver failed');
+  const execution = new CompiledExecution(schema);
+  const validatedQueries = new ValidatedQueries();
   const apollo = new ApolloServer<RequestContext>({
-    gateway: compiledExecutionGateway(schema),
+    gateway: compiledExecutionGateway(schema, execution),
     validationRules: [noSubscriptionsOverHttp],
     introspection: options.introspection,
     hideSchemaDetailsFromClientErrors: options.production,
@@ -109,6 +142,7 @@ export async function createGraphQLHandler(
       ApolloServerPluginCacheControlDisabled(),
       httpStatusFromErrors,
       errors.plugin,
+      validatedQueries.plugin,
     ],
     formatError: errors.formatError,
   });
@@ -127,10 +161,6 @@ export async function createGraphQLHandler(
             allow: 'GET, HEAD, POST',
           },
         );
-      }
-      const headers = new HeaderMap();
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
       }
       if (options.introspection && wantsGraphiQL(req, url)) {
         sendGraphiQLPage(res);
@@ -160,18 +190,38 @@ export async function createGraphQLHandler(
       res.once('close', () => {
         if (!res.writableFinished) controller.abort(new Error('client disconnected'));
       });
+      const context = () =>
+        createRequestContext(services, { principal, signal: controller.signal, requestId: requestIdOf(req) });
+      const known = method === 'POST' ? knownQueryOf(body, req, validatedQueries) : undefined;
+      if (known) {
+        // A query Apollo has accepted before, executed as Apollo's executor would; an answer with errors (or with
+        // extensions) is left to Apollo, which runs the query again and words the errors and status as it always does.
+        const result = await execution.execute({
+          document: known.query.document,
+          operationName: known.query.operationName,
+          variableValues: variables,
+          contextValue: context(),
+        });
+        if (!result.errors && !result.extensions) {
+          // Apollo's own text of a single result: the JSON of { errors, data, extensions } and a line break.
+          sendAnswer(res, 200, { 'content-type': known.mediaType }, `${JSON.stringify({ data: result.data })}\n`);
+          return;
+        }
+      }
+      const headers = new HeaderMap();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+      }
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method, headers, search: url.search, body },
-        context: async () =>
-          createRequestContext(services, { principal, signal: controller.signal, requestId: requestIdOf(req) }),
+        context: async () => context(),
       });
-      // What the cache-control plugin answered when it was on: nothing the service returns may be cached.
-      const responseHeaders: Record<string, string> = { 'cache-control': 'no-store' };
+      const responseHeaders: Record<string, string> = {};
       for (const [name, value] of response.headers) responseHeaders[name] = value;
-      res.writeHead(response.status ?? 200, responseHeaders);
       if (response.body.kind === 'complete') {
-        res.end(response.body.string);
+        sendAnswer(res, response.status ?? 200, responseHeaders, response.body.string);
       } else {
+        res.writeHead(response.status ?? 200, { 'cache-control': 'no-store', ...responseHeaders });
         for await (const chunk of response.body.asyncIterator) res.write(chunk);
         res.end();
       }

@@ -1,0 +1,60 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ApolloServerPlugin, GraphQLRequestListener } from '@apollo/server';
+import type { DocumentNode } from 'graphql';
+import { PREPAID_ABOVE_CHARS } from './operation-admission';
+
+/** A query Apollo Server has parsed, validated and resolved to its operation, as Apollo's gateway executor gets it. */
+export interface ValidatedQuery {
+  document: DocumentNode;
+  /** The operation's own name (null for an anonymous one), as Apollo passes it to the executor. */
+  operationName: string | null;
+}
+
+/** Documents remembered at most; the oldest goes first. Losing one costs one request through Apollo's pipeline. */
+const QUERIES_KEPT = 500;
+
+/**
+ * Query documents Apollo Server has accepted, by their text and the operation name the request gave: the same text is
+ * accepted again whatever the request around it (validation reads only the document and the schema), so a request
+ * that sends it again may be executed without Apollo's request pipeline (see graphql-handler). Only queries are kept:
+ * a mutation or subscription always goes through Apollo.
+ */
+export class ValidatedQueries {
+  private readonly queries = new Map<string, ValidatedQuery>();
+
+  /** Remembers every query Apollo resolves; install it among Apollo's plugins. */
+  readonly plugin: ApolloServerPlugin = {
+    requestDidStart: async () => this.listener,
+  };
+
+  // One listener for every request: Apollo asks for it per request, and it keeps nothing of its own.
+  private readonly listener: GraphQLRequestListener<object> = {
+    didResolveOperation: async ({ source, document, operation, operationName, request }) => {
+      if (operation?.operation !== 'query' || source.length > PREPAID_ABOVE_CHARS) return;
+      const key = keyOf(source, request.operationName);
+      if (this.queries.has(key)) return;
+      if (this.queries.size >= QUERIES_KEPT) this.queries.delete(this.queries.keys().next().value as string);
+      this.queries.set(key, { document, operationName });
+    },
+  };
+
+  /** The query Apollo accepted with this text and requested operation name, if it is remembered. */
+  get(source: string, operationName: string | undefined): ValidatedQuery | undefined {
+    return this.queries.get(keyOf(source, operationName));
+  }
+}
+
+// The name cannot contain a line break (it is a GraphQL name or nothing), so the key is unambiguous.
+const keyOf = (source: string, operationName: string | null | undefined) => `${operationName ?? ''}\n${source}`;
+
+/**
+ * The media type Apollo Server answers a single result with, for the `Accept` headers clients send almost always;
+ * undefined for any other, which Apollo then negotiates itself.
+ */
+export function usualResponseMediaType(headers: IncomingHttpHeaders): string | undefined {
+  const accept = headers.accept;
+  if (accept === undefined || accept === '*/*' || accept === 'application/json')
+    return 'application/json; charset=utf-8';
+  if (accept === 'application/graphql-response+json') return 'application/graphql-response+json; charset=utf-8';
+  return undefined;
+}
