@@ -3,6 +3,7 @@ import { importCompanyFacts, type CompanyFactsFile, type RawFact } from '../src/
 import {
   balanceCheck,
   cashRollForwardCheck,
+  money,
   roundingTolerance,
   statementUnitCap,
   summarizeChecks,
@@ -202,6 +203,14 @@ describe('reconciled statements: import', () => {
 });
 
 describe('reconciled statements: checks', () => {
+  it('writes amounts in details as en-US formatting writes them', () => {
+    const english = new Intl.NumberFormat('en-US');
+    const amounts = [0, -0, 0.4, -0.4, 0.5, -0.5, 999, 1_000, -1_000, 12_345.5, 123_456, -1_234_567.49];
+    amounts.push(2 ** 53 - 1, -(2 ** 53), 1e21, 1.5e300, Number.NaN, Infinity, -Infinity);
+    for (let i = 0; i < 500; i += 1) amounts.push((Math.random() - 0.5) * 10 ** Math.floor(Math.random() * 16));
+    for (const amount of amounts) expect(money(amount), String(amount)).to.equal(english.format(Math.round(amount)));
+  });
+
   it('allows the reported rounding and no more', () => {
     // Cash from a filing in millions, a net change in thousands; a statement of a few round numbers is in units.
     const balance = { cashAndEquivalents: 395_000_000, totalAssets: 7_201_346_000 };

@@ -68,15 +68,12 @@ const NOT_AMOUNTS = new Set([
   'sharesDiluted',
 ]);
 
-// A statement's cap, once per statement object: every check of a year compares each of ~20 fields with the same four
-// quarters, and a statement row is never changed after it is read.
-const unitCaps = new WeakMap<object, number>();
-
-/** The coarsest unit an amount of this statement can have: the largest power of ten up to a thousandth of its largest amount. */
+/**
+ * The coarsest unit an amount of this statement can have: the largest power of ten up to a thousandth of its largest
+ * amount. A check works out each statement's cap once and hands it to halfUnit.
+ */
 export function statementUnitCap(statement: object | null | undefined): number {
   if (!statement) return 1;
-  const known = unitCaps.get(statement);
-  if (known !== undefined) return known;
   // A loop, not entries/filter/map: this runs for every statement a check reads.
   let largest = 0;
   const values = statement as Record<string, unknown>;
@@ -86,18 +83,26 @@ export function statementUnitCap(statement: object | null | undefined): number {
   }
   let cap = 1;
   while (cap * 10 <= largest / 1000 && cap < 1_000_000) cap *= 10;
-  unitCaps.set(statement, cap);
   return cap;
 }
 
-/** How far one amount may be off through rounding alone: half its unit, capped by its statement's. */
-const halfUnit = (value: number, statement: object | null | undefined) =>
-  Math.min(roundingUnit(value), statementUnitCap(statement)) / 2;
+/** How far one amount may be off through rounding alone: half its unit, capped by its statement's (statementUnitCap). */
+const halfUnit = (value: number, cap: number) => Math.min(roundingUnit(value), cap) / 2;
 
 /** How far a comparison may be off through rounding alone: half the unit of each amount (capped by its statement's). */
 export function roundingTolerance(inputs: Array<[Maybe, object | null | undefined]>): number {
   let sum = 0;
-  for (const [value, statement] of inputs) if (known(value)) sum += halfUnit(value, statement);
+  // Inputs come in runs from the same statement: its cap is worked out once a run.
+  let statement: object | null | undefined;
+  let cap = 1;
+  for (const [value, from] of inputs) {
+    if (!known(value)) continue;
+    if (from !== statement) {
+      statement = from;
+      cap = statementUnitCap(from);
+    }
+    sum += halfUnit(value, cap);
+  }
   return sum;
 }
 
@@ -113,9 +118,21 @@ function result(
   return { check, passed, difference, tolerance, detail: passed ? detail : `${detail}. ${failure}` };
 }
 
-// One formatter for the process: toLocaleString builds a new one on every call.
 const MONEY = new Intl.NumberFormat('en-US');
-const money = (value: number) => MONEY.format(Math.round(value));
+
+/**
+ * An amount as a whole number grouped by thousands, the text en-US formatting gives. Every check writes amounts into
+ * its detail on every read, and Intl's formatter costs microseconds a call: whole numbers in the safe range are
+ * grouped here; any other (huge, not finite) goes to Intl.
+ */
+export function money(value: number): string {
+  const whole = Math.round(value);
+  if (!Number.isSafeInteger(whole)) return MONEY.format(whole);
+  const digits = String(Math.abs(whole));
+  let grouped = digits.slice(0, digits.length % 3 || 3);
+  for (let at = grouped.length; at < digits.length; at += 3) grouped += `,${digits.slice(at, at + 3)}`;
+  return whole < 0 || Object.is(whole, -0) ? `-${grouped}` : grouped;
+}
 
 export function balanceCheck(b: Amounts<BalanceSheet>): QualityCheck | null {
   if (!known(b.totalAssets)) return null;
@@ -178,6 +195,7 @@ export function yearSumCheck(
   const failing: string[] = [];
   let compared = 0;
   const [q1, q2, q3, q4] = quarters as Array<Record<string, unknown>>;
+  const caps = [year, q1, q2, q3, q4].map(statementUnitCap);
   // Plain arithmetic, no arrays per field: a year's check compares ~17 fields with its four quarters on every read.
   for (const field of fields) {
     if (NOT_ADDITIVE.has(field)) continue;
@@ -189,7 +207,12 @@ export function yearSumCheck(
     if (!known(total) || !known(a) || !known(b) || !known(c) || !known(d)) continue;
     compared += 1;
     const difference = total - (a + b + c + d);
-    const tolerance = halfUnit(total, year) + halfUnit(a, q1) + halfUnit(b, q2) + halfUnit(c, q3) + halfUnit(d, q4);
+    const tolerance =
+      halfUnit(total, caps[0]) +
+      halfUnit(a, caps[1]) +
+      halfUnit(b, caps[2]) +
+      halfUnit(c, caps[3]) +
+      halfUnit(d, caps[4]);
     if (Math.abs(difference) > tolerance) failing.push(`${field} ${money(difference)}`);
     if (!worst || Math.abs(difference) - tolerance > Math.abs(worst.difference) - worst.tolerance)
       worst = { field, difference, tolerance };
@@ -325,11 +348,12 @@ export interface FiledValue {
  * flagged, never settled here.
  */
 export function filingsAgreeCheck(values: Values, filed: readonly FiledValue[]): QualityCheck | null {
+  const cap = statementUnitCap(values);
   const compared = filed
     .filter((shown) => known(values[shown.field] as Maybe))
     .map((shown) => {
       const stored = values[shown.field] as number;
-      const tolerance = roundingUnit(shown.value) / 2 + roundingTolerance([[stored, values]]);
+      const tolerance = roundingUnit(shown.value) / 2 + halfUnit(stored, cap);
       return { shown, stored, difference: stored - shown.value, tolerance };
     });
   if (compared.length === 0) return null;
