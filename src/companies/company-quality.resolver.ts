@@ -1,5 +1,5 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { LocalDateResolver } from 'graphql-scalars';
+import { LocalDate } from '../shared/local-date';
 import type { RequestContext } from '../graphql/context';
 import { summarizeChecks } from '../statements/data-quality';
 import { DataQualitySummaryType } from '../statements/data-quality.resolver';
@@ -38,7 +38,7 @@ export class CompanyQualityResolver {
     );
   }
 
-  @FieldResolver(() => LocalDateResolver, {
+  @FieldResolver(() => LocalDate, {
     nullable: true,
     description: 'End of the newest period with a statement; null when there is none.',
   })

@@ -1,6 +1,6 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { Column, Index, PrimaryGeneratedColumn, ValueTransformer } from 'typeorm';
-import { LocalDateResolver } from 'graphql-scalars';
+import { LocalDate } from '../shared/local-date';
 
 /** PostgreSQL returns `numeric` as a string to keep precision; statement figures fit a double exactly. */
 export const numericToNumber: ValueTransformer = {
@@ -65,11 +65,11 @@ export abstract class StatementPeriodColumns {
   @Column('integer', { nullable: true })
   fiscalQuarter!: number | null;
 
-  @Field(() => LocalDateResolver, { description: 'First day of the period.' })
+  @Field(() => LocalDate, { description: 'First day of the period.' })
   @Column('date')
   periodStart!: string;
 
-  @Field(() => LocalDateResolver, {
+  @Field(() => LocalDate, {
     description: 'Last day of the period (the balance sheet date for balance sheets).',
   })
   @Column('date')

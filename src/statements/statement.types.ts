@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { LocalDateResolver } from 'graphql-scalars';
+import { LocalDate } from '../shared/local-date';
 import type { PeriodType } from './fiscal-period';
 import { RATIO_DEFINITIONS } from './ratios';
 
@@ -38,10 +38,10 @@ export abstract class PeriodFields {
   @Field(() => Int, { nullable: true })
   fiscalQuarter!: number | null;
 
-  @Field(() => LocalDateResolver)
+  @Field(() => LocalDate)
   periodStart!: string;
 
-  @Field(() => LocalDateResolver)
+  @Field(() => LocalDate)
   periodEnd!: string;
 }
 
