@@ -12,7 +12,7 @@ import { restCase, snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
 import { sendJson } from '../src/http/respond';
 import { RestInput } from './rest-input';
-import { operationVariables } from './operation-variables';
+import { variablesReader } from './operation-variables';
 import { readJsonBody } from '../src/http/body';
 import { toCsv, wantsCsv } from '../src/http/csv';
 import { ROUTES, rootFieldOf, type RestRoute } from './routes';
@@ -33,6 +33,8 @@ export interface CompiledRoute {
   /** The route's input schema, compiled. */
   input: RestInput;
   document: DocumentNode;
+  /** The stored operation's variables from the route's validated input. */
+  variables: (input: Record<string, unknown>) => Record<string, unknown>;
 }
 
 export interface RestFacade {
@@ -63,6 +65,7 @@ export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
       matchPath: match<Record<string, string>>(route.path, { decode: decodeSegment }),
       input: new RestInput(route),
       document,
+      variables: variablesReader(schema, document),
     };
   });
 }
@@ -241,7 +244,7 @@ export function createRestFacade(
           },
         );
       }
-      const { route, document, input: routeInput } = match.compiled;
+      const { route, document, input: routeInput, variables: variablesOf } = match.compiled;
       metrics?.label(res, route.path);
       // URLSearchParams would keep a broken escape as it is; a malformed query string is refused like a malformed path.
       try {
@@ -257,7 +260,7 @@ export function createRestFacade(
         : undefined;
       const input = routeInput.read(match.params, url.searchParams, body);
       const csv = route.csv === true && wantsCsv((input.format as string | undefined) ?? null, req.headers.accept);
-      const variables = { ...operationVariables(schema, document, input), ...route.extraVariables(input) };
+      const variables = { ...variablesOf(input), ...route.extraVariables(input) };
       // Long work (AI generation) stops when the client goes away before the answer is complete.
       const controller = new AbortController();
       res.once('close', () => {

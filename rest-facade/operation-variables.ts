@@ -30,19 +30,26 @@ function toGraphQL(type: GraphQLInputType, value: unknown): unknown {
 }
 
 /**
- * The variables of a route's stored operation, read by name from the route's validated input: `$topK` from
+ * How a route's stored operation reads its variables by name from the route's validated input: `$topK` from
  * `top_k`, and a `$input` object from the input's fields (a mutation's body). Input the operation does not take
- * (`stream`, `format`) is REST's own; an absent value is absent, so the operation's defaults apply.
+ * (`stream`, `format`) is REST's own; an absent value is absent, so the operation's defaults apply. The variables'
+ * types and REST names are worked out once per route, not on every request.
  */
-export function operationVariables(schema: GraphQLSchema, document: DocumentNode, input: Json): Json {
+export function variablesReader(schema: GraphQLSchema, document: DocumentNode): (input: Json) => Json {
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
-  const variables: Json = {};
-  for (const definition of operation?.variableDefinitions ?? []) {
+  const readers = (operation?.variableDefinitions ?? []).map((definition) => {
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type as TypeNode & { kind: never }) as GraphQLInputType;
     const takesBody = name === 'input' && isInputObjectType(getNullableType(type));
-    const value = toGraphQL(type, takesBody ? input : input[snakeCase(name)]);
-    if (value !== undefined) variables[name] = value;
-  }
-  return variables;
+    const restName = snakeCase(name);
+    return { name, read: (input: Json) => toGraphQL(type, takesBody ? input : input[restName]) };
+  });
+  return (input) => {
+    const variables: Json = {};
+    for (const { name, read } of readers) {
+      const value = read(input);
+      if (value !== undefined) variables[name] = value;
+    }
+    return variables;
+  };
 }

@@ -24,8 +24,9 @@ export interface RestRoute extends RestDeclaration {
 
 type Behaviour = Partial<Pick<RestRoute, 'extraVariables' | 'pick' | 'statusOf'>>;
 
-function found<T>(value: T | null | undefined, message: string): T {
-  if (value === null || value === undefined) throw new AppError('NOT_FOUND', message);
+/** The value, or NOT_FOUND with the message (worded only then: most reads find what they ask for). */
+function found<T>(value: T | null | undefined, message: () => string): T {
+  if (value === null || value === undefined) throw new AppError('NOT_FOUND', message());
   return value;
 }
 
@@ -36,7 +37,7 @@ const fill = (template: string, input: Json) =>
 /** The value at a dotted path; the first field null is the declared 404. */
 function pickPath(declared: RestDeclaration, result: Json, input: Json): unknown {
   const [first, ...deeper] = declared.data.split('.');
-  const head = declared.missing ? found(result[first], fill(declared.missing, input)) : result[first];
+  const head = declared.missing ? found(result[first], () => fill(declared.missing as string, input)) : result[first];
   return deeper.reduce<unknown>((value, field) => (value as Json | null | undefined)?.[field], head);
 }
 
@@ -56,11 +57,11 @@ function statementBehaviour(field: string, noun: string): Behaviour {
       return { history: history(input) };
     },
     pick: (result, input) => {
-      const company = found(result.company as Json | null, fill('No company with id {id}', input));
+      const company = found(result.company as Json | null, () => fill('No company with id {id}', input));
       if (history(input))
         return (company.statements as Json[]).map((period) => period[field]).filter((row) => row !== null);
-      const period = input.period === undefined ? 'any quarter' : `period ${String(input.period)}`;
-      return found(company[field], `Company ${String(input.id)} has no ${noun} for ${period}`);
+      const period = () => (input.period === undefined ? 'any quarter' : `period ${String(input.period)}`);
+      return found(company[field], () => `Company ${String(input.id)} has no ${noun} for ${period()}`);
     },
   };
 }

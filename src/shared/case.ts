@@ -18,13 +18,22 @@ function snakeName(name: string): string {
   return snake;
 }
 
+/** Sets a property of a copy as JSON.parse would: a key `__proto__` is an own property, not the prototype. */
+function setOwn(copy: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  else copy[key] = value;
+}
+
 /** Copies a JSON-like value with every object key in snake_case (REST speaks snake_case, GraphQL camelCase). */
 export function snakeCaseKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snakeCaseKeys);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [snakeName(key), snakeCaseKeys(inner)]));
-  }
-  return value;
+  if (value === null || typeof value !== 'object') return value;
+  // A loop rather than entries/map/fromEntries: every REST answer is copied through here.
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value))
+    setOwn(copy, snakeName(key), snakeCaseKeys((value as Record<string, unknown>)[key]));
+  return copy;
 }
 
 /** Keys whose values name a field, metric, check or statement kind: REST writes those values in snake_case too. */
@@ -37,13 +46,15 @@ const NAME_VALUED_KEYS = new Set(['field', 'metric', 'check', 'statement']);
  */
 export function restCase(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(restCase);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [
-        snakeName(key),
-        NAME_VALUED_KEYS.has(key) && typeof inner === 'string' ? snakeName(inner) : restCase(inner),
-      ]),
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const inner = (value as Record<string, unknown>)[key];
+    setOwn(
+      copy,
+      snakeName(key),
+      NAME_VALUED_KEYS.has(key) && typeof inner === 'string' ? snakeName(inner) : restCase(inner),
     );
   }
-  return value;
+  return copy;
 }
