@@ -10,7 +10,7 @@ import { appErrorOf } from '../src/graphql/graphql-errors';
 import { RETRY_AFTER_SECONDS } from '../src/shared/database-unavailable';
 import { restCase, snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
-import { sendJson } from '../src/http/respond';
+import { clientGoneSignal, sendJson } from '../src/http/respond';
 import { RestInput } from './rest-input';
 import { variablesReader } from './operation-variables';
 import { readJsonBody } from '../src/http/body';
@@ -262,12 +262,8 @@ export function createRestFacade(
       const csv = route.csv === true && wantsCsv((input.format as string | undefined) ?? null, req.headers.accept);
       const variables = { ...variablesOf(input), ...route.extraVariables(input) };
       // Long work (AI generation) stops when the client goes away before the answer is complete.
-      const controller = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-      });
       const requestId = requestIdOf(req);
-      const contextValue = createContext({ principal, signal: controller.signal, requestId });
+      const contextValue = createContext({ principal, signal: clientGoneSignal(res), requestId });
       if (route.events) {
         const streamed = req.headers.accept?.includes('text/event-stream') || input.stream === true;
         await serveEvents(

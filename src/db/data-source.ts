@@ -36,7 +36,8 @@ class ServiceLogger implements TypeOrmLogger {
 
   logQuery(query: string, parameters?: unknown[], _runner?: QueryRunner): void {
     this.counter.count += 1;
-    this.logger.debug('sql', { ...describeQuery(query), parameters });
+    // Every query passes here: its log fields are built only when they are written.
+    if (this.logger.level === 'debug') this.logger.debug('sql', { ...describeQuery(query), parameters });
   }
   logQueryError(error: string | Error, query: string, parameters?: unknown[]): void {
     // An outage fails every query alike; the database health logs it once, as a state change.

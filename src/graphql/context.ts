@@ -17,8 +17,11 @@ export interface Services {
 export interface RequestScope {
   /** Who is calling (checked by `@Authorized`). */
   principal: Principal;
-  /** Aborts when the client goes away: long work (AI generation) stops, and the provider request with it. */
-  signal: AbortSignal;
+  /**
+   * Aborts when the client goes away: long work (AI generation) stops, and the provider request with it. A function
+   * makes it only when work asks for it (see clientGoneSignal).
+   */
+  signal: AbortSignal | (() => AbortSignal);
   /** The request's id (X-Request-Id), for the log lines and unexpected errors of work done for it. */
   requestId?: string;
 }
@@ -26,14 +29,18 @@ export interface RequestScope {
 /** What every resolver gets: the services, the request's scope and its own DataLoaders (never shared across requests). */
 export interface RequestContext extends Services, RequestScope {
   loaders: StatementLoaders;
+  signal: AbortSignal;
 }
 
 export function createRequestContext(services: Services, scope: Partial<RequestScope> = {}): RequestContext {
-  return {
+  const { signal = new AbortController().signal } = scope;
+  const context = {
     ...services,
     loaders: createStatementLoaders(services.dataSource.manager),
     principal: scope.principal ?? ANONYMOUS,
-    signal: scope.signal ?? new AbortController().signal,
+    signal: typeof signal === 'function' ? (undefined as unknown as AbortSignal) : signal,
     requestId: scope.requestId,
   };
+  if (typeof signal === 'function') Object.defineProperty(context, 'signal', { get: signal, enumerable: true });
+  return context;
 }

@@ -6,7 +6,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import type { GraphQLSchema } from 'graphql';
 import { readJsonBody } from '../http/body';
-import { sendJson } from '../http/respond';
+import { clientGoneSignal, sendJson } from '../http/respond';
 import { AppError } from '../shared/errors';
 import { apolloErrorTranslation, httpStatusFromErrors } from './graphql-errors';
 import type { Logger } from '../shared/logger';
@@ -186,12 +186,8 @@ export async function createGraphQLHandler(
           refund: (limitClass) => guard.refund(req, res, limitClass),
         },
       );
-      const controller = new AbortController();
-      res.once('close', () => {
-        if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-      });
-      const context = () =>
-        createRequestContext(services, { principal, signal: controller.signal, requestId: requestIdOf(req) });
+      const signal = clientGoneSignal(res);
+      const context = () => createRequestContext(services, { principal, signal, requestId: requestIdOf(req) });
       const known = method === 'POST' ? knownQueryOf(body, req, validatedQueries) : undefined;
       if (known) {
         // A query Apollo has accepted before, executed as Apollo's executor would; an answer with errors (or with

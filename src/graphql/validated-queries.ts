@@ -20,7 +20,9 @@ const QUERIES_KEPT = 500;
  * a mutation or subscription always goes through Apollo.
  */
 export class ValidatedQueries {
-  private readonly queries = new Map<string, ValidatedQuery>();
+  // By text, then by operation name: the text is looked up as it came (its hash is computed once per request string
+  // and shared with the parse cache's look-up), never joined with the name into a new string to hash again.
+  private readonly queries = new Map<string, Map<string | undefined, ValidatedQuery>>();
 
   /** Remembers every query Apollo resolves; install it among Apollo's plugins. */
   readonly plugin: ApolloServerPlugin = {
@@ -31,21 +33,20 @@ export class ValidatedQueries {
   private readonly listener: GraphQLRequestListener<object> = {
     didResolveOperation: async ({ source, document, operation, operationName, request }) => {
       if (operation?.operation !== 'query' || source.length > PREPAID_ABOVE_CHARS) return;
-      const key = keyOf(source, request.operationName);
-      if (this.queries.has(key)) return;
-      if (this.queries.size >= QUERIES_KEPT) this.queries.delete(this.queries.keys().next().value as string);
-      this.queries.set(key, { document, operationName });
+      let byName = this.queries.get(source);
+      if (!byName) {
+        if (this.queries.size >= QUERIES_KEPT) this.queries.delete(this.queries.keys().next().value as string);
+        this.queries.set(source, (byName = new Map()));
+      }
+      if (!byName.has(request.operationName)) byName.set(request.operationName, { document, operationName });
     },
   };
 
   /** The query Apollo accepted with this text and requested operation name, if it is remembered. */
   get(source: string, operationName: string | undefined): ValidatedQuery | undefined {
-    return this.queries.get(keyOf(source, operationName));
+    return this.queries.get(source)?.get(operationName);
   }
 }
-
-// The name cannot contain a line break (it is a GraphQL name or nothing), so the key is unambiguous.
-const keyOf = (source: string, operationName: string | null | undefined) => `${operationName ?? ''}\n${source}`;
 
 /**
  * The media type Apollo Server answers a single result with, for the `Accept` headers clients send almost always;

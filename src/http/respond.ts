@@ -17,6 +17,27 @@ export function sendJson(
   res.end(payload);
 }
 
+/**
+ * A signal that aborts when the client goes away before its answer is complete, as a function that makes it on first
+ * call: most requests never ask for one (only long work listens), and each AbortSignal costs microseconds.
+ */
+export function clientGoneSignal(res: ServerResponse): () => AbortSignal {
+  let controller: AbortController | undefined;
+  let gone = false;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    gone = true;
+    controller?.abort(new Error('client disconnected'));
+  });
+  return () => {
+    if (!controller) {
+      controller = new AbortController();
+      if (gone) controller.abort(new Error('client disconnected'));
+    }
+    return controller.signal;
+  };
+}
+
 /** The one failure envelope: `{"success": false, "error": {code, message, details?}}`. */
 export function errorEnvelope(error: ErrorBody): { success: false; error: ErrorBody } {
   return {

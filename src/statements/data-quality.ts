@@ -74,12 +74,12 @@ const NOT_AMOUNTS = new Set([
  */
 export function statementUnitCap(statement: object | null | undefined): number {
   if (!statement) return 1;
-  // A loop, not entries/filter/map: this runs for every statement a check reads.
+  // for…in, not Object.keys/entries: this runs for every statement a check reads, and builds no array of keys.
   let largest = 0;
   const values = statement as Record<string, unknown>;
-  for (const key of Object.keys(values)) {
+  for (const key in values) {
     const value = values[key];
-    if (typeof value === 'number' && !NOT_AMOUNTS.has(key) && Math.abs(value) > largest) largest = Math.abs(value);
+    if (typeof value === 'number' && Math.abs(value) > largest && !NOT_AMOUNTS.has(key)) largest = Math.abs(value);
   }
   let cap = 1;
   while (cap * 10 <= largest / 1000 && cap < 1_000_000) cap *= 10;
