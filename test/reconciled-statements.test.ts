@@ -5,6 +5,7 @@ import {
   cashRollForwardCheck,
   money,
   roundingTolerance,
+  roundingUnit,
   statementUnitCap,
   summarizeChecks,
   yearSumCheck,
@@ -203,6 +204,22 @@ describe('reconciled statements: import', () => {
 });
 
 describe('reconciled statements: checks', () => {
+  it('takes the rounding of an amount as the largest power of ten up to a million that divides it', () => {
+    const byRemainder = (value: number) => {
+      let unit = 1_000_000;
+      while (unit > 1 && value % unit !== 0) unit /= 10;
+      return unit;
+    };
+    const amounts = [0, -0, 5, 10, 12_072_867_000, -4_500_000, 1_000_000_000_000, 2 ** 53 - 1, 2 ** 53 - 10, 2 ** 53];
+    amounts.push(9_007_199_254_000_001, 1e21, 1234.5, -0.25, Number.NaN, Infinity);
+    for (let i = 0; i < 2_000; i += 1) {
+      const digits = Math.floor(Math.random() * 16);
+      const amount = Math.round(Math.random() * 10 ** digits) * 10 ** Math.floor(Math.random() * 7);
+      amounts.push(Math.random() < 0.5 ? amount : -amount, amount + 1);
+    }
+    for (const amount of amounts) expect(roundingUnit(amount), String(amount)).to.equal(byRemainder(amount));
+  });
+
   it('writes amounts in details as en-US formatting writes them', () => {
     const english = new Intl.NumberFormat('en-US');
     const amounts = [0, -0, 0.4, -0.4, 0.5, -0.5, 999, 1_000, -1_000, 12_345.5, 123_456, -1_234_567.49];

@@ -53,6 +53,13 @@ const known = (value: Maybe): value is number => value !== null && value !== und
 /** The rounding of a reported amount: the largest power of ten up to a million dividing it. */
 export function roundingUnit(value: number): number {
   let unit = 1_000_000;
+  if (Number.isSafeInteger(value)) {
+    // A safe integer's quotient by a power of ten is a whole number exactly when it divides (the rounding error of
+    // the division stays below the quotient's distance to a whole number). A division, because the remainder of an
+    // amount beyond 32 bits is a call into the C library, and every check of every read works out dozens of units.
+    while (unit > 1 && !Number.isInteger(value / unit)) unit /= 10;
+    return unit;
+  }
   while (unit > 1 && value % unit !== 0) unit /= 10;
   return unit;
 }
