@@ -84,10 +84,12 @@ async function checksOf(loaders: StatementLoaders, kind: StatementKind, statemen
     Promise.all(wanted.map(([k, period]) => load(k, period))),
     loaders.filed[kind].load({ companyId: statement.companyId, period: statement.period }),
   ]);
-  const found = new Map(wanted.map(([k, period], i) => [`${k}|${period}`, loaded[i]]));
-  const checks = statementChecks(
-    checkInputs(kind, statement.period, statement, (k, period) => found.get(`${k}|${period}`) ?? null),
-  );
+  // At most six statements: a look-up by position, without keys to build on every read.
+  const lookup = (k: StatementKind, period: string) => {
+    const at = wanted.findIndex(([wantedKind, wantedPeriod]) => wantedKind === k && wantedPeriod === period);
+    return at === -1 ? null : loaded[at];
+  };
+  const checks = statementChecks(checkInputs(kind, statement.period, statement, lookup));
   const agreement = filingsAgreeCheck(statement, filed);
   return agreement ? [...checks, agreement] : checks;
 }
