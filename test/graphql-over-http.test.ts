@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { ApolloServer } from '@apollo/server';
 import { serverAudits } from 'graphql-http';
+import { parse } from 'graphql';
+import { CompiledExecution } from '../src/graphql/compiled-execution';
+import { ValidatedQueries } from '../src/graphql/validated-queries';
 import { app } from './helpers/shared-app';
 import type { GraphQLFailure } from './helpers/http';
 import type { Schema } from '../sdk/typescript/src';
@@ -87,20 +90,26 @@ async function exactAnswer(
   return { status: response.status, headers, text: await response.text() };
 }
 
-/** Counts the requests Apollo Server's pipeline answers while `run` runs. */
-async function apolloRequestsDuring(run: () => Promise<void>): Promise<number> {
+/** Counts the requests Apollo Server's pipeline answers, and the operations executed, while `run` runs. */
+async function countsDuring(run: () => Promise<void>): Promise<{ apollo: number; executions: number }> {
   const original = ApolloServer.prototype.executeHTTPGraphQLRequest;
-  let requests = 0;
+  const execute = CompiledExecution.prototype.execute;
+  const counts = { apollo: 0, executions: 0 };
   ApolloServer.prototype.executeHTTPGraphQLRequest = function (this: ApolloServer, ...args) {
-    requests += 1;
+    counts.apollo += 1;
     return original.apply(this, args);
   } as typeof original;
+  CompiledExecution.prototype.execute = function (this: CompiledExecution, ...args) {
+    counts.executions += 1;
+    return execute.apply(this, args);
+  } as typeof execute;
   try {
     await run();
   } finally {
     ApolloServer.prototype.executeHTTPGraphQLRequest = original;
+    CompiledExecution.prototype.execute = execute;
   }
-  return requests;
+  return counts;
 }
 
 describe('GraphQL over HTTP: a query sent again', function () {
@@ -123,11 +132,11 @@ describe('GraphQL over HTTP: a query sent again', function () {
     ];
     for (const [body, accept] of requests) {
       let first: Awaited<ReturnType<typeof exactAnswer>> | undefined;
-      const apolloFirst = await apolloRequestsDuring(async () => {
+      const firstCounts = await countsDuring(async () => {
         first = await exactAnswer(body, accept);
       });
       let again: Awaited<ReturnType<typeof exactAnswer>> | undefined;
-      const apolloAgain = await apolloRequestsDuring(async () => {
+      const againCounts = await countsDuring(async () => {
         again = await exactAnswer(body, accept);
       });
       const what = JSON.stringify([body, accept]);
@@ -135,30 +144,33 @@ describe('GraphQL over HTTP: a query sent again', function () {
       expect(JSON.parse(first!.text).errors, what).to.equal(undefined);
       expect(again, what).to.deep.equal(first);
       // The pair of a statement's first request, and the first of each named operation, met Apollo; nothing after.
-      expect(apolloAgain, what).to.equal(0);
-      expect(apolloFirst, what).to.be.at.most(1);
+      expect(againCounts, what).to.deep.equal({ apollo: 0, executions: 1 });
+      expect(firstCounts.apollo, what).to.be.at.most(1);
+      expect(firstCounts.executions, what).to.equal(1);
     }
   });
 
-  it('leaves answers with errors, and requests Apollo would answer otherwise, to Apollo', async () => {
+  it('leaves answers with errors, and requests Apollo would answer otherwise, to Apollo, executing each once', async () => {
     const partial = fresh(PARTIAL);
     const statement = fresh('query($id: Int!) { company(id: $id) { name } }');
     const first = await exactAnswer({ query: partial });
     await exactAnswer({ query: statement, variables: { id: 1 } });
-    const cases: Array<[unknown, string | undefined, number]> = [
-      [{ query: partial }, undefined, 200], // a field error beside data
-      [{ query: statement, variables: { id: 'one' } }, undefined, 400], // variables that do not fit
-      [{ query: statement, variables: [1] }, undefined, 400], // variables that are no object
-      [{ query: statement, variables: { id: 1 }, extensions: { persistedQuery: {} } }, undefined, 400],
-      [{ query: statement, variables: { id: 1 } }, 'text/html', 406],
+    // Body, Accept, status, and whether the query runs (Apollo refuses some bodies before executing anything).
+    const cases: Array<[unknown, string | undefined, number, 0 | 1]> = [
+      [{ query: partial }, undefined, 200, 1], // a field error beside data
+      [{ query: statement, variables: { id: 'one' } }, undefined, 400, 1], // variables that do not fit
+      [{ query: statement, variables: [1] }, undefined, 400, 0], // variables that are no object
+      [{ query: statement, variables: { id: 1 }, extensions: { persistedQuery: {} } }, undefined, 400, 0],
+      [{ query: statement, variables: { id: 1 } }, 'text/html', 406, 1],
     ];
-    for (const [body, accept, status] of cases) {
+    for (const [body, accept, status, executions] of cases) {
       let answer: Awaited<ReturnType<typeof exactAnswer>> | undefined;
-      const apollo = await apolloRequestsDuring(async () => {
+      const counts = await countsDuring(async () => {
         answer = await exactAnswer(body, accept);
       });
       const what = JSON.stringify([body, accept]);
-      expect(apollo, what).to.equal(1);
+      // An answer with errors is Apollo's to word, but the query runs once (a failing field must not double the work).
+      expect(counts, what).to.deep.equal({ apollo: 1, executions });
       expect(answer!.status, what).to.equal(status);
     }
     const again = await exactAnswer({ query: partial });
@@ -175,3 +187,39 @@ const EXPLAINED_SHOULDS = [
   'SHOULD use 200 status code on document validation failure when accepting application/json',
   'SHOULD use a status code of 200 on variable coercion failure when accepting application/json',
 ];
+
+describe('queries remembered for a second request', () => {
+  /** What Apollo's plugin hook is told of a resolved query. */
+  async function resolve(queries: ValidatedQueries, source: string): Promise<void> {
+    const document = parse(source);
+    const listener = await queries.plugin.requestDidStart!({} as never);
+    await listener!.didResolveOperation!({
+      source,
+      document,
+      operation: document.definitions[0],
+      operationName: null,
+      request: {},
+    } as never);
+  }
+
+  it('keeps at most 500 texts of 500,000 characters in all, forgetting the oldest first', async () => {
+    const queries = new ValidatedQueries();
+    const text = (i: number, size: number) => `{ __typename } # ${String(i).padEnd(size, '.')}`;
+    for (let i = 0; i < 600; i += 1) await resolve(queries, text(i, 10));
+    expect(queries.get(text(99, 10), undefined)).to.equal(undefined);
+    expect(queries.get(text(100, 10), undefined)).to.not.equal(undefined);
+    for (let i = 0; i < 100; i += 1) await resolve(queries, text(1_000 + i, 8_000));
+    // 100 texts of 8,000 characters fill the budget: the short ones before the last few dozen long ones are gone.
+    expect(queries.get(text(599, 10), undefined)).to.equal(undefined);
+    expect(queries.get(text(1_099, 8_000), undefined)).to.not.equal(undefined);
+    expect(queries.get(text(1_000, 8_000), undefined)).to.equal(undefined);
+  });
+
+  it('keeps no mutation, and no text longer than a parsed document is kept for', async () => {
+    const queries = new ValidatedQueries();
+    await resolve(queries, 'mutation { __typename }');
+    await resolve(queries, `{ __typename } # ${'.'.repeat(9_000)}`);
+    expect(queries.get('mutation { __typename }', undefined)).to.equal(undefined);
+    expect(queries.get(`{ __typename } # ${'.'.repeat(9_000)}`, undefined)).to.equal(undefined);
+  });
+});

@@ -3,8 +3,9 @@ import { ApolloServer, HeaderMap, type ApolloServerOptionsWithGateway } from '@a
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginUsageReportingDisabled,
 } from '@apollo/server/plugin/disabled';
-import type { GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import { readJsonBody } from '../http/body';
 import { clientGoneSignal, sendJson } from '../http/respond';
 import { AppError } from '../shared/errors';
@@ -22,11 +23,13 @@ import { ValidatedQueries, usualResponseMediaType, type ValidatedQuery } from '.
 
 /**
  * Apollo runs operations through a gateway's executor when it has one: the only hook Apollo Server gives for another
- * executor. Ours executes on the service's own schema through CompiledExecution (graphql-jit for repeated queries).
+ * executor. Ours executes on the service's own schema through CompiledExecution (graphql-jit for repeated queries),
+ * unless the handler has executed the request's query already (see ExecutedAnswers).
  */
 function compiledExecutionGateway(
   schema: GraphQLSchema,
   execution: CompiledExecution,
+  executed: ExecutedAnswers,
 ): ApolloServerOptionsWithGateway<RequestContext>['gateway'] {
   return {
     onSchemaLoadOrUpdate(callback) {
@@ -36,10 +39,30 @@ function compiledExecutionGateway(
     },
     load: async () => ({
       executor: async ({ document, operationName, request, context }) =>
+        executed.take(context as RequestContext) ??
         execution.execute({ document, operationName, variableValues: request.variables, contextValue: context }),
     }),
     stop: async () => undefined,
   };
+}
+
+/**
+ * Results the handler executed itself but leaves to Apollo to answer (they have errors, which Apollo words and gives a
+ * status), so that Apollo's pipeline runs on them without executing the query a second time. Kept by the request's
+ * loaders: Apollo executes a copy of the context it is given, and the copy shares them.
+ */
+class ExecutedAnswers {
+  private readonly results = new WeakMap<object, ExecutionResult>();
+
+  hand(context: RequestContext, result: ExecutionResult): void {
+    this.results.set(context.loaders, result);
+  }
+
+  take(context: RequestContext): ExecutionResult | undefined {
+    const result = this.results.get(context.loaders);
+    this.results.delete(context.loaders);
+    return result;
+  }
 }
 
 export interface GraphQLOptions {
@@ -122,8 +145,9 @@ export async function createGraphQLHandler(
   const errors = apolloErrorTranslation(logger, 'graphql resolver failed');
   const execution = new CompiledExecution(schema);
   const validatedQueries = new ValidatedQueries();
+  const executedAnswers = new ExecutedAnswers();
   const apollo = new ApolloServer<RequestContext>({
-    gateway: compiledExecutionGateway(schema, execution),
+    gateway: compiledExecutionGateway(schema, execution, executedAnswers),
     validationRules: [noSubscriptionsOverHttp],
     introspection: options.introspection,
     hideSchemaDetailsFromClientErrors: options.production,
@@ -139,6 +163,9 @@ export async function createGraphQLHandler(
     // to collect them, a cost on every field of every answer.
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
+      // Apollo would install its usage reporting by itself when APOLLO_KEY is set: a self-hosted service's operations
+      // never leave it, and answers written by the handler would not be counted anyway.
+      ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       httpStatusFromErrors,
       errors.plugin,
@@ -187,22 +214,26 @@ export async function createGraphQLHandler(
         },
       );
       const signal = clientGoneSignal(res);
-      const context = () => createRequestContext(services, { principal, signal, requestId: requestIdOf(req) });
+      let context = () => createRequestContext(services, { principal, signal, requestId: requestIdOf(req) });
       const known = method === 'POST' ? knownQueryOf(body, req, validatedQueries) : undefined;
       if (known) {
-        // A query Apollo has accepted before, executed as Apollo's executor would; an answer with errors (or with
-        // extensions) is left to Apollo, which runs the query again and words the errors and status as it always does.
+        // A query Apollo has accepted before, executed as Apollo's executor would. An answer without errors is
+        // written here as Apollo writes it; one with errors goes through Apollo's pipeline with this very result,
+        // so that Apollo words the errors and sets the status as it always does, without running the query again.
+        const contextValue = context();
         const result = await execution.execute({
           document: known.query.document,
           operationName: known.query.operationName,
           variableValues: variables,
-          contextValue: context(),
+          contextValue,
         });
         if (!result.errors && !result.extensions) {
           // Apollo's own text of a single result: the JSON of { errors, data, extensions } and a line break.
           sendAnswer(res, 200, { 'content-type': known.mediaType }, `${JSON.stringify({ data: result.data })}\n`);
           return;
         }
+        executedAnswers.hand(contextValue, result);
+        context = () => contextValue;
       }
       const headers = new HeaderMap();
       for (const [name, value] of Object.entries(req.headers)) {

@@ -10,8 +10,12 @@ export interface ValidatedQuery {
   operationName: string | null;
 }
 
-/** Documents remembered at most; the oldest goes first. Losing one costs one request through Apollo's pipeline. */
+/**
+ * Documents remembered at most, and their text in all (a parsed document and its compiled plan take tens of times its
+ * text); past either, the oldest go first. Losing one costs one request through Apollo's pipeline.
+ */
 const QUERIES_KEPT = 500;
+const CHARACTERS_KEPT = 500_000;
 
 /**
  * Query documents Apollo Server has accepted, by their text and the operation name the request gave: the same text is
@@ -23,6 +27,7 @@ export class ValidatedQueries {
   // By text, then by operation name: the text is looked up as it came (its hash is computed once per request string
   // and shared with the parse cache's look-up), never joined with the name into a new string to hash again.
   private readonly queries = new Map<string, Map<string | undefined, ValidatedQuery>>();
+  private characters = 0;
 
   /** Remembers every query Apollo resolves; install it among Apollo's plugins. */
   readonly plugin: ApolloServerPlugin = {
@@ -35,8 +40,13 @@ export class ValidatedQueries {
       if (operation?.operation !== 'query' || source.length > PREPAID_ABOVE_CHARS) return;
       let byName = this.queries.get(source);
       if (!byName) {
-        if (this.queries.size >= QUERIES_KEPT) this.queries.delete(this.queries.keys().next().value as string);
+        while (this.queries.size >= QUERIES_KEPT || this.characters + source.length > CHARACTERS_KEPT) {
+          const oldest = this.queries.keys().next().value as string;
+          this.queries.delete(oldest);
+          this.characters -= oldest.length;
+        }
         this.queries.set(source, (byName = new Map()));
+        this.characters += source.length;
       }
       if (!byName.has(request.operationName)) byName.set(request.operationName, { document, operationName });
     },
