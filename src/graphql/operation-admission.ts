@@ -49,6 +49,22 @@ export function rootFields(document: DocumentNode, operationName?: string | null
  * or is a meta field (`__typename`, `__schema`): validation refuses the first, the second is a read.
  */
 export function limitClassOf(document: DocumentNode, operationName?: string | null): LimitClass {
+  let byOperation = limitClasses.get(document);
+  if (!byOperation) limitClasses.set(document, (byOperation = new Map()));
+  let limitClass = byOperation.get(operationName ?? undefined);
+  if (limitClass === undefined) {
+    limitClass = limitClassOfFields(document, operationName);
+    // Bounded: a caller can name any operation, and an unknown name is worked out (to nothing) like a known one.
+    if (byOperation.size < OPERATIONS_KEPT_PER_DOCUMENT) byOperation.set(operationName ?? undefined, limitClass);
+  }
+  return limitClass;
+}
+
+/** The budget of each document's operations, worked out once per parsed document (parsed documents are kept). */
+const limitClasses = new WeakMap<DocumentNode, Map<string | undefined, LimitClass>>();
+const OPERATIONS_KEPT_PER_DOCUMENT = 16;
+
+function limitClassOfFields(document: DocumentNode, operationName?: string | null): LimitClass {
   const specs = rootFields(document, operationName).flatMap((field) => {
     const spec = operationSpec(field);
     return spec ? [{ field, spec }] : [];
