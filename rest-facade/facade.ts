@@ -10,7 +10,7 @@ import { appErrorOf } from '../src/graphql/graphql-errors';
 import { RETRY_AFTER_SECONDS } from '../src/shared/database-unavailable';
 import { restCase, snakeCaseKeys } from '../src/shared/case';
 import type { Logger } from '../src/shared/logger';
-import { clientGoneSignal, sendJson } from '../src/http/respond';
+import { clientGoneSignal, sendJson, sendText } from '../src/http/respond';
 import { RestInput } from './rest-input';
 import { variablesReader } from './operation-variables';
 import { readJsonBody } from '../src/http/body';
@@ -176,15 +176,16 @@ async function serveEvents(
 
 /** A CSV answer; a page's total travels in X-Total-Count, since CSV has no place for `meta`. */
 function sendCsv(res: ServerResponse, data: unknown, meta: { total?: number } | undefined): void {
-  const body = toCsv(data);
-  res.writeHead(200, {
-    'content-type': 'text/csv; charset=utf-8; header=present',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    vary: 'accept',
-    ...(meta?.total !== undefined ? { 'x-total-count': String(meta.total) } : {}),
-  });
-  res.end(body);
+  sendText(
+    res,
+    200,
+    {
+      'content-type': 'text/csv; charset=utf-8; header=present',
+      vary: 'accept',
+      ...(meta?.total !== undefined ? { 'x-total-count': String(meta.total) } : {}),
+    },
+    toCsv(data),
+  );
 }
 
 /** The `/v1` REST facade: a route table over stored GraphQL operations, executed in-process on the same schema. */

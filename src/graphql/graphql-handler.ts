@@ -7,7 +7,7 @@ import {
 } from '@apollo/server/plugin/disabled';
 import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import { readJsonBody } from '../http/body';
-import { clientGoneSignal, sendJson } from '../http/respond';
+import { clientGoneSignal, sendJson, sendText } from '../http/respond';
 import { AppError } from '../shared/errors';
 import { apolloErrorTranslation, httpStatusFromErrors } from './graphql-errors';
 import type { Logger } from '../shared/logger';
@@ -106,12 +106,6 @@ export function sendGraphQLTransportError(res: ServerResponse, error: AppError):
   );
 }
 
-/** Writes a complete answer; nothing the service returns may be cached (what Apollo's cache-control plugin said). */
-function sendAnswer(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
-  res.writeHead(status, { 'cache-control': 'no-store', ...headers, 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
 /**
  * The query of a POST body that Apollo has accepted before, with the media type Apollo would answer it in; undefined
  * for anything Apollo might answer otherwise than with the execution's result (a body it would refuse, extensions,
@@ -127,8 +121,9 @@ function knownQueryOf(
   if (variables !== undefined && variables !== null && !isRecord(variables)) return undefined;
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return undefined;
   const mediaType = usualResponseMediaType(req.headers);
-  const query = mediaType && validatedQueries.get(body.query, operationName ?? undefined);
-  return query ? { query, mediaType: mediaType as string } : undefined;
+  if (!mediaType) return undefined;
+  const query = validatedQueries.get(body.query, operationName ?? undefined);
+  return query && { query, mediaType };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -229,7 +224,7 @@ export async function createGraphQLHandler(
         });
         if (!result.errors && !result.extensions) {
           // Apollo's own text of a single result: the JSON of { errors, data, extensions } and a line break.
-          sendAnswer(res, 200, { 'content-type': known.mediaType }, `${JSON.stringify({ data: result.data })}\n`);
+          sendText(res, 200, { 'content-type': known.mediaType }, `${JSON.stringify({ data: result.data })}\n`);
           return;
         }
         executedAnswers.hand(contextValue, result);
@@ -246,7 +241,7 @@ export async function createGraphQLHandler(
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of response.headers) responseHeaders[name] = value;
       if (response.body.kind === 'complete') {
-        sendAnswer(res, response.status ?? 200, responseHeaders, response.body.string);
+        sendText(res, response.status ?? 200, responseHeaders, response.body.string);
       } else {
         res.writeHead(response.status ?? 200, { 'cache-control': 'no-store', ...responseHeaders });
         for await (const chunk of response.body.asyncIterator) res.write(chunk);

@@ -1,20 +1,27 @@
 import type { ServerResponse } from 'node:http';
 import { AppError, type ErrorBody } from '../shared/errors';
 
+/**
+ * Writes a complete answer of known text, with its length; nothing the service returns may be cached unless a header
+ * given says otherwise.
+ */
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: string,
+): void {
+  res.writeHead(status, { 'cache-control': 'no-store', ...headers, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 export function sendJson(
   res: ServerResponse,
   status: number,
   body: unknown,
   headers: Record<string, string | string[]> = {},
 ): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(payload),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(payload);
+  sendText(res, status, { 'content-type': 'application/json; charset=utf-8', ...headers }, JSON.stringify(body));
 }
 
 /**
