@@ -34,13 +34,13 @@ export interface RequestContext extends Services, RequestScope {
 
 export function createRequestContext(services: Services, scope: Partial<RequestScope> = {}): RequestContext {
   const { signal = new AbortController().signal } = scope;
-  return {
+  const context = {
     ...services,
     loaders: createStatementLoaders(services.dataSource.manager),
     principal: scope.principal ?? ANONYMOUS,
-    get signal() {
-      return typeof signal === 'function' ? signal() : signal;
-    },
+    signal: typeof signal === 'function' ? (undefined as unknown as AbortSignal) : signal,
     requestId: scope.requestId,
   };
+  if (typeof signal === 'function') Object.defineProperty(context, 'signal', { get: signal, enumerable: true });
+  return context;
 }
